@@ -1,0 +1,38 @@
+// Cycle counts of the CUDA-core work between WGMMAs (softmax and friends), from the tile shape and
+// the SM's unit throughputs, as in the seed paper §5.2. One consumer WarpGroup owns `rows` (64)
+// query rows of the tile; each term is ceil(operations / throughput per cycle).
+#pragma once
+#include <cstdint>
+
+namespace simfa::workload {
+
+struct UnitRates {
+  int fp32_ops = 128;    // sm.fp32_ops_per_cycle
+  int fp16_ops = 256;    // sm.fp16_ops_per_cycle
+  int mufu_ops = 16;     // sm.mufu_ops_per_cycle
+  int smem_bytes = 128;  // sm.smem_bytes_per_cycle
+};
+
+struct BubbleCosts {
+  // Paper §5.2 terms for one rows x n score block.
+  std::uint32_t rowmax = 0;     // rows*n compares at the FP32 rate
+  std::uint32_t exp = 0;        // rows*n exp2 at the MUFU rate
+  std::uint32_t rowsum = 0;     // rows*n adds at the FP32 rate
+  std::uint32_t convert_p = 0;  // rows*n FP32 -> 16-bit conversions at the FP16 rate
+  std::uint32_t rescale_o = 0;  // rows*d multiplies of the FP32 O accumulator at the FP32 rate
+  // Terms the paper leaves out but FA3's source has (docs/fa3-workload.md).
+  std::uint32_t mask = 0;       // masked block: mask_ops*rows*n at the FP32 rate
+  std::uint32_t zero_o = 0;     // clearing the O accumulator: rows*d at the FP32 rate
+  std::uint32_t convert_o = 0;  // epilogue: rows*d conversions at the FP16 rate
+  std::uint32_t stsm_o = 0;     // epilogue: rows*d*out_bytes into shared memory
+  std::uint32_t stsm_p = 0;     // SS PV GEMM only: rows*n*elem_bytes of P into shared memory
+
+  std::uint32_t softmax() const { return rowmax + exp + rowsum; }
+  // The paper's per-block bubble: rowmax + exp + rowsum + convert + rescale (988 for 64x176, D 128).
+  std::uint32_t paper_total() const { return softmax() + convert_p + rescale_o; }
+};
+
+BubbleCosts compute_bubbles(int rows, int n, int d, int elem_bytes, int out_bytes,
+                            double mask_ops_per_element, const UnitRates& rates);
+
+}  // namespace simfa::workload

@@ -1,0 +1,85 @@
+// The resolved configuration of one FA3 forward launch: the shape, the kernel version and recipe,
+// every structural choice (tiles, WarpGroups, stages, overlap, ping-pong, cluster, scheduler,
+// PackGQA) with "auto" keys resolved exactly as FA3's launch code does, plus the bubble costs and
+// the per-M-block KV block ranges (causal masking).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "spec/attention.h"
+#include "trace/isa.h"
+#include "workload/bubbles.h"
+
+namespace simfa {
+class Config;
+}
+
+namespace simfa::workload {
+
+enum class Version : std::uint8_t { Current, Original };
+enum class SchedKind : std::uint8_t { Static, Dynamic };
+
+struct Fa3Kernel {
+  spec::AttentionShape shape;
+  Version version = Version::Current;
+  bool paper_recipe = false;
+
+  // Tiles and WarpGroups.
+  int tile_m = 0, tile_n = 0;
+  int head_dim = 0;       // kernel head dimension: shape.head_dim rounded up to 64/96/128/192/256
+  int consumer_wgs = 0;   // tile_m / 64
+  int stages = 2;
+  bool pv_rs = true;      // PV GEMM with P from registers
+  bool intra_wg_overlap = true;
+  bool pingpong = true;
+  int cluster = 1;
+  bool pack_gqa = false;
+
+  // Recipe details (fa3-kernel.md §8).
+  int tma_cols = 64;               // columns (elements) per Q/K/V TMA instruction
+  int tma_cols_o = 64;             // columns per O TMA store
+  bool first_wg_waits_only = true; // steady-state K/V waits by consumer 0 only
+  bool paper_pingpong = false;
+  bool paper_bubbles = false;
+
+  // Scheduling.
+  SchedKind scheduler = SchedKind::Static;
+  std::uint32_t grid = 0;
+  std::int64_t m_blocks = 0;       // per scheduled head, rounded up to the cluster size
+  std::int64_t sched_heads = 0;    // heads the scheduler iterates: H_Q, or H_KV with PackGQA
+  std::int64_t n_blocks = 0;       // ceil(S / tile_n)
+  double l2_swizzle_budget = 32.0 * 1024 * 1024;
+  double dynamic_overhead_blocks = 1.0;
+
+  // Data types.
+  int elem_bytes = 2, out_bytes = 2;
+  trace::DType mma_dtype = trace::DType::F16;
+  int mma_k = 16;                  // K of one WGMMA: 32 bytes of A
+
+  double mask_ops_per_element = 2.0;
+  BubbleCosts bubbles;             // for one consumer WarpGroup (64 rows)
+
+  std::int64_t total_tiles() const { return shape.batch * sched_heads * m_blocks; }
+  int qk_wgmmas() const { return head_dim / mma_k; }
+  int pv_wgmmas() const { return tile_n / mma_k; }
+  std::string name() const;  // "fa3_fwd_hdim128_fp16_current"
+};
+
+// Resolves the kernel for `shape` from the fa3.* and sm.* keys of `cfg` on a GPU of `num_sms` SMs.
+// Throws UserError naming the key when a choice is impossible (tile sizes WGMMA cannot do, a
+// cluster with a dynamic scheduler, ...).
+Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int num_sms);
+
+// The KV blocks one M-block visits, processed from n_max-1 down to n_min, and which of them pay
+// for masking (fa3-kernel.md §4.1-4.2).
+struct BlockRange {
+  std::int64_t n_min = 0, n_max = 0;
+  std::int64_t mask_from = 0;  // causal: blocks n >= mask_from (besides the first) are masked
+  std::int64_t count() const { return n_max > n_min ? n_max - n_min : 0; }
+};
+BlockRange block_range(const Fa3Kernel& k, std::int64_t m_block);
+// Whether block `n` of `r` pays for masking. `first` is n == n_max-1 (always masked: seqlen_k column
+// mask), then causal blocks per the version's rule.
+bool block_masked(const Fa3Kernel& k, const BlockRange& r, std::int64_t n);
+
+}  // namespace simfa::workload

@@ -1,0 +1,90 @@
+// Configuration keys of the FA3 workload. Each default is FA3's own choice ("auto" resolves from the
+// kernel version, the shape and the GPU exactly as FA3's launch code does) and names its source.
+#include "workload/params.h"
+
+#include "sim/config.h"
+
+namespace simfa::workload {
+
+void register_workload_params(ParamRegistry& r) {
+  using T = ParamType;
+  r.add({"fa3.version", T::Enum, "current", "",
+         "FA3 forward kernel version: 'current' (HEAD 0251105a) or 'original' (first release 7f67966c, "
+         "what the FA3 paper measured)",
+         "fa3-kernel.md header", 0, 0, {"current", "original"}});
+  r.add({"fa3.recipe", T::Enum, "source", "",
+         "trace recipe: 'source' follows the FA3 code; 'paper' applies the seed paper's §5.2 translation "
+         "(one TMA per tile, paper ping-pong placement, every consumer waits, one 988-cycle-style bubble)",
+         "issue 4; fa3-kernel.md §8", 0, 0, {"source", "paper"}});
+  r.add({"fa3.tile_m", T::Int, "0", "rows",
+         "kBlockM: query rows per CTA tile, a multiple of 64 (0 = FA3's tile_size_fwd_sm90)",
+         "fa3-kernel.md §0", 0, 256, {}});
+  r.add({"fa3.tile_n", T::Int, "0", "rows",
+         "kBlockN: KV rows per mainloop block, a multiple of 16 up to 256 (0 = FA3's table)",
+         "fa3-kernel.md §0", 0, 256, {}});
+  r.add({"fa3.stages", T::Int, "2", "stages", "K and V pipeline stages (kStages)",
+         "fa3-kernel.md §0: always 2 on SM90", 1, 7, {}});
+  r.add({"fa3.intra_wg_overlap", T::Enum, "auto", "",
+         "overlap softmax(j) with PV(j+1) inside a consumer WarpGroup (auto = FA3: on)",
+         "fa3-kernel.md §0, §3.1-3.2", 0, 0, {"auto", "on", "off"}});
+  r.add({"fa3.pingpong", T::Enum, "auto", "",
+         "inter-WarpGroup ping-pong scheduler barrier (auto = FA3's UseSchedulerBarrier rule)",
+         "fa3-kernel.md §3.1 'When the ping-pong barrier is on'", 0, 0, {"auto", "on", "off"}});
+  r.add({"fa3.cluster", T::Enum, "auto", "",
+         "CTAs per cluster; K/V are multicast across the cluster (auto = FA3's launch rule)",
+         "fa3-kernel.md §0, §2.1", 0, 0, {"auto", "1", "2"}});
+  r.add({"fa3.scheduler", T::Enum, "auto", "",
+         "tile scheduler: 'static' persistent (M fastest) or 'dynamic' (LPT + L2 sections, tiles "
+         "claimed in the order CTAs finish); auto = current: dynamic if causal, else static; original: static",
+         "fa3-kernel.md §4.3, §5", 0, 0, {"auto", "static", "dynamic"}});
+  r.add({"fa3.grid", T::Int, "0", "CTAs",
+         "persistent grid size (0 = FA3: the SM count; the original release hard-coded 132)",
+         "fa3-kernel.md §1.2, §5", 0, 1 << 20, {}});
+  r.add({"fa3.pack_gqa", T::Enum, "auto", "",
+         "pack the query heads of one KV head into the M dimension (auto = FA3's should_pack_gqa)",
+         "fa3-kernel.md §5 PackGQA; hopper/heuristics.h", 0, 0, {"auto", "on", "off"}});
+  r.add({"fa3.tma_per_tile", T::Enum, "auto", "",
+         "TMA instructions per K/V/Q tile: 'swizzle' = one per swizzle-width column slab (FA3: two "
+         "64-column halves for hdim 128), 'tile' = one per tile (paper); auto follows fa3.recipe",
+         "fa3-kernel.md §2.1, §8", 0, 0, {"auto", "swizzle", "tile"}});
+  r.add({"fa3.consumer_waits", T::Enum, "auto", "",
+         "which consumer WarpGroups wait on K/V full barriers in the steady state: 'first' (current FA3 "
+         "with ping-pong) or 'all'; auto follows the version and recipe",
+         "fa3-kernel.md §3.1 step 3.1, §3.3", 0, 0, {"auto", "first", "all"}});
+  r.add({"fa3.pingpong_placement", T::Enum, "auto", "",
+         "where the ping-pong barriers sit: 'source' (sync own barrier before QK, arrive other's after "
+         "PV) or 'paper' (§5.2); auto follows fa3.recipe",
+         "fa3-kernel.md §8; paper §5.2", 0, 0, {"auto", "source", "paper"}});
+  r.add({"fa3.bubbles", T::Enum, "auto", "",
+         "softmax bubble placement: 'source' (each CUDA-core step where FA3 runs it) or 'paper' (one "
+         "lump of rowmax+exp+rowsum+convert+rescale after wait_group 1); auto follows fa3.recipe",
+         "paper §5.2; fa3-kernel.md §3", 0, 0, {"auto", "source", "paper"}});
+  r.add({"fa3.mask_ops_per_element", T::Float, "2", "ops",
+         "FP32-pipe operations per score element of a masked block (compare and select)",
+         "fa3-kernel.md §4.2: per-element compare and select", 0, 64, {}});
+  r.add({"fa3.l2_swizzle_budget", T::Size, "32MiB", "bytes",
+         "K+V bytes the dynamic scheduler assumes fit in L2 when it sizes a head section",
+         "fa3-kernel.md §4.3 (32 MB in tile_scheduler.hpp)", 1, 1e15, {}});
+  r.add({"fa3.dynamic_overhead_blocks", T::Float, "1", "blocks",
+         "per-tile cost, in mainloop blocks, added to a tile's block count when the dynamic "
+         "scheduler's claim order is predicted (epilogue and prologue)",
+         "modelling choice: tiles are claimed in predicted finish order (docs/fa3-workload.md)", 0, 1e6, {}});
+  // GPU unit throughputs for the bubble formula (paper §5.2). They belong to the SM; the core owner
+  // moves them to core/params.cpp.
+  r.add({"sm.fp32_ops_per_cycle", T::Int, "128", "ops/cycle",
+         "FP32 CUDA-core operations per SM per cycle (one per lane of the 4 x 32 FP32 units)",
+         "paper §5.2 (128 threads, 1 FP32 op per cycle); NVIDIA H100 whitepaper: 128 FP32 cores per SM",
+         1, 1e6, {}});
+  r.add({"sm.fp16_ops_per_cycle", T::Int, "256", "ops/cycle",
+         "packed FP16 / conversion operations per SM per cycle",
+         "paper §5.2 (FP32-to-FP16 conversion at 256 ops/cycle)", 1, 1e6, {}});
+  r.add({"sm.mufu_ops_per_cycle", T::Int, "16", "ops/cycle",
+         "special-function (MUFU: exp2) operations per SM per cycle",
+         "paper §5.2 and FA3 paper (Shah et al. 2024): 16 ops/SM/cycle = 3.9 TFLOPS on H100 SXM5", 1,
+         1e6, {}});
+  r.add({"sm.smem_bytes_per_cycle", T::Int, "128", "bytes/cycle",
+         "shared-memory bandwidth per SM (32 banks x 4 bytes), used for the STSM epilogue bubble",
+         "NVIDIA CUDA programming guide: 32 banks of 4 bytes per cycle", 1, 1e6, {}});
+}
+
+}  // namespace simfa::workload
