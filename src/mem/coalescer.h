@@ -1,0 +1,66 @@
+// L2 Request Coalescer (LRC), one per SM pair (TPC): a read for a line that the pair already has
+// in flight toward the L2, issued at most `window` cycles after it and needing no other sectors,
+// is merged into that request instead of being sent; the one response is then delivered to every
+// merged requester. Writes are never merged. Functional bookkeeping only (no time of its own).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "mem/hierarchy_params.h"
+#include "mem/txn.h"
+
+namespace simfa::mem {
+
+class Coalescer {
+ public:
+  Coalescer(const LrcParams& p, int num_sms);
+
+  // The in-flight transaction that `r` (a read) can merge into, or kNoTxn.
+  std::uint32_t match(const MemReq& r, std::uint64_t line, std::uint8_t sectors, Cycle now,
+                      const TxnPool& txns) const;
+  // Records `r` as merged into transaction `t`.
+  void merge(std::uint32_t t, const MemReq& r, TxnPool& txns);
+  // Registers a transaction just sent so that later requests can merge into it (when the pair's
+  // table has room). Sets Txn::in_lrc.
+  void track(std::uint32_t t, TxnPool& txns);
+  // The transaction completed: forgets it; calls `deliver(const MemReq&)` for each merged request.
+  template <typename F>
+  void complete(std::uint32_t t, TxnPool& txns, F&& deliver) {
+    Txn& x = txns[t];
+    if (x.in_lrc) untrack(t, txns);
+    for (std::uint32_t w = x.merged; w != kNoTxn;) {
+      const std::uint32_t next = waiters_[w].next;
+      deliver(waiters_[w].req);
+      waiters_[w].next = free_;
+      free_ = w;
+      w = next;
+    }
+    x.merged = kNoTxn;
+  }
+
+  bool enabled() const { return p_.enabled; }
+  std::uint64_t merges() const { return merges_; }
+  const std::uint64_t* merges_counter() const { return &merges_; }
+
+ private:
+  struct Waiter {
+    MemReq req;
+    std::uint32_t next = kNoTxn;
+  };
+  std::size_t bucket(std::uint32_t pair, std::uint64_t line) const {
+    return static_cast<std::size_t>(((line * 0x9E3779B97F4A7C15ULL) ^ (pair * 0xC2B2AE3D27D4EB4FULL)) >> shift_);
+  }
+  void untrack(std::uint32_t t, TxnPool& txns);
+
+  LrcParams p_;
+  std::vector<std::uint32_t> per_pair_;  // tracked transactions per pair
+  // Open addressing (linear probing) from (pair, line) to transaction; kNoTxn = empty.
+  std::vector<std::uint32_t> map_;
+  std::size_t used_ = 0;
+  int shift_ = 0;
+  std::vector<Waiter> waiters_;
+  std::uint32_t free_ = kNoTxn;
+  std::uint64_t merges_ = 0;
+};
+
+}  // namespace simfa::mem

@@ -1,0 +1,52 @@
+// Crossbar: SM pair p (TPC) of T belongs to partition p * P / T; slices [s_k, s_{k+1}) form
+// partition k with s_k = k * N / P. Ports are fluid servers (a free-at time in fractional cycles).
+#include "mem/crossbar.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace simfa::mem {
+
+Crossbar::Crossbar(const XbarParams& x, const L2Params& l2, int num_sms)
+    : x_(x), sm_part_(num_sms), slice_part_(l2.slices), ports_(num_sms) {
+  const std::uint32_t parts = l2.partitions;
+  const std::uint32_t tpcs = static_cast<std::uint32_t>(num_sms + 1) / 2;
+  for (int sm = 0; sm < num_sms; ++sm) sm_part_[sm] = static_cast<std::uint32_t>(sm / 2) * parts / tpcs;
+  for (std::uint32_t k = 0; k <= parts; ++k)
+    part_start_.push_back(static_cast<std::uint32_t>(std::uint64_t{k} * l2.slices / parts));
+  for (std::uint32_t k = 0; k < parts; ++k)
+    for (std::uint32_t s = part_start_[k]; s < part_start_[k + 1]; ++s) slice_part_[s] = k;
+}
+
+std::uint32_t Crossbar::mirror(std::uint32_t slice, std::uint32_t part) const {
+  const std::uint32_t from = slice_part_[slice];
+  const std::uint32_t offset = slice - part_start_[from];
+  const std::uint32_t size = part_start_[part + 1] - part_start_[part];
+  return part_start_[part] + offset % size;
+}
+
+bool Crossbar::can_inject(std::uint16_t sm, Cycle now, Cycle& retry_at) {
+  Port& p = ports_[sm];
+  while (!p.waiting.empty() && p.waiting.front() <= now) p.waiting.pop();
+  if (p.waiting.size() < x_.sm_queue) return true;
+  retry_at = p.waiting.front();
+  return false;
+}
+
+Cycle Crossbar::inject(std::uint16_t sm, std::uint32_t bytes, Cycle ready) {
+  Port& p = ports_[sm];
+  const double start = std::max(static_cast<double>(ready), p.inj_free);
+  p.inj_free = start + bytes / x_.sm_bytes_per_cycle;
+  const auto depart = static_cast<Cycle>(std::ceil(start));
+  if (depart > ready) p.waiting.push(depart);
+  return depart;
+}
+
+Cycle Crossbar::eject(std::uint16_t sm, std::uint32_t bytes, Cycle now) {
+  Port& p = ports_[sm];
+  const double start = std::max(static_cast<double>(now), p.ej_free);
+  p.ej_free = start + bytes / x_.sm_bytes_per_cycle;
+  return static_cast<Cycle>(std::ceil(start));
+}
+
+}  // namespace simfa::mem

@@ -1,0 +1,45 @@
+// The crossbar between the SMs and the L2 slices: the topology (each SM pair belongs to one L2
+// partition, its "near" one; slices are split evenly between partitions; every slice has a
+// mirror slice in each other partition) and the SMs' ports. An SM's injection port sends
+// request packets at `sm_bytes_per_cycle` and holds at most `sm_queue` packets waiting; its
+// ejection port delivers responses at the same rate. Link delays are fixed (latencies.h): the
+// network is modelled as pipelines whose buffering is counted in the slices' credits.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "mem/hierarchy_params.h"
+#include "mem/ring_queue.h"
+#include "sim/types.h"
+
+namespace simfa::mem {
+
+class Crossbar {
+ public:
+  Crossbar(const XbarParams& x, const L2Params& l2, int num_sms);
+
+  std::uint32_t sm_partition(std::uint16_t sm) const { return sm_part_[sm]; }
+  std::uint32_t slice_partition(std::uint32_t slice) const { return slice_part_[slice]; }
+  // The slice of partition `part` that holds shadow copies of lines homed in `slice`.
+  std::uint32_t mirror(std::uint32_t slice, std::uint32_t part) const;
+  std::uint32_t partitions() const { return static_cast<std::uint32_t>(part_start_.size()) - 1; }
+
+  // Injection: whether SM `sm` can queue one more packet at `now`; if not, `retry_at` is the cycle
+  // at which its oldest waiting packet will have left.
+  bool can_inject(std::uint16_t sm, Cycle now, Cycle& retry_at);
+  // Queues a packet of `bytes` ready at `ready`; returns the cycle it leaves the SM.
+  Cycle inject(std::uint16_t sm, std::uint32_t bytes, Cycle ready);
+  // Ejection: a response of `bytes` reaching SM `sm` at `now` is delivered at the returned cycle.
+  Cycle eject(std::uint16_t sm, std::uint32_t bytes, Cycle now);
+
+ private:
+  XbarParams x_;
+  std::vector<std::uint32_t> sm_part_, slice_part_, part_start_;
+  struct Port {
+    double inj_free = 0, ej_free = 0;
+    RingQueue<Cycle> waiting{8};  // departure cycles of packets still in the injection queue
+  };
+  std::vector<Port> ports_;
+};
+
+}  // namespace simfa::mem

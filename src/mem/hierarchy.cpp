@@ -1,0 +1,251 @@
+// Hierarchy: wires L1, coalescer, crossbar, slices and DRAM. Timing is carried by timestamps: an
+// accepted request is pushed into its first slice's lane at its arrival cycle (one wake), a served
+// request comes back as one kArrive message at its arrival at the SM, where the SM's ejection port
+// may delay it (kDeliver). DRAM responses reach the slice after the L2-DRAM link (kFill).
+#include "mem/hierarchy.h"
+
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "sim/error.h"
+#include "sim/stats.h"
+
+namespace simfa::mem {
+
+Hierarchy::Hierarchy(const HierarchyParams& p, Engine& engine, int num_sms,
+                     const DramFactory& make_dram)
+    : p_(p),
+      engine_(engine),
+      all_sectors_(static_cast<std::uint8_t>((1u << (p.line_bytes / 32)) - 1)),
+      hash_(make_slice_hash(p.l2.hash, p.l2.slices)),
+      xbar_(p.xbar, p.l2, num_sms),
+      lrc_(p.lrc, num_sms),
+      rc_(p.l2),
+      credits_(p.l2.req_queue + p.xbar.slice_buffer),
+      clients_(num_sms, nullptr),
+      credit_waiters_(p.l2.slices),
+      waiting_on_credit_(num_sms, 0),
+      retry_pending_(num_sms, 0),
+      dram_retry_flag_(p.l2.slices, 0) {
+  validate(p_);
+  if (p_.l1.enabled) l1_ = std::make_unique<L1Cache>(p_.l1, p_.line_bytes, num_sms, p_.l2.seed);
+  const std::uint64_t slice_lines = p_.l2.size / p_.l2.slices / p_.line_bytes;
+  const auto sets = static_cast<std::uint32_t>(slice_lines / p_.l2.assoc);
+  slices_.reserve(p_.l2.slices);
+  for (std::uint32_t i = 0; i < p_.l2.slices; ++i)
+    slices_.push_back(
+        std::make_unique<L2Slice>(i, p_.l2, p_.line_bytes, sets, txns_,
+                                  static_cast<SliceFabric&>(*this), engine));
+  dram_ = make_dram(this);
+  lat_ = derive_latencies(p_.l2, dram_->unloaded_read_latency());
+}
+
+Hierarchy::~Hierarchy() = default;
+
+void Hierarchy::connect(std::uint16_t sm, MemClient* client) { clients_.at(sm) = client; }
+
+bool Hierarchy::try_send(const MemReq& r, Cycle now) {
+  SIMFA_ASSERT(r.sm < clients_.size() && clients_[r.sm], fmt::format("memory at cycle {}", now),
+               "request from unconnected SM {}", r.sm);
+  SIMFA_ASSERT(r.line % p_.line_bytes == 0, fmt::format("memory at cycle {}", now),
+               "address {:#x} is not line-aligned", r.line);
+  const std::uint64_t line = r.line / p_.line_bytes;
+  const std::uint8_t sectors = norm_sectors(r.sectors);
+  const bool write = is_write(r.kind);
+  Cycle ready = now;
+  if (l1_) {
+    if (r.kind == ReqKind::Load) {
+      if (l1_->hit(r.sm, line, sectors)) {
+        ++in_flight_;
+        ++accepted_;
+        engine_.send(this, kL1Hit, Payload::of(r), now + std::max<Cycle>(1, p_.l1.hit_latency));
+        return true;
+      }
+      ready = now + p_.l1.miss_latency;
+    } else if (write) {
+      l1_->invalidate(r.sm, line);
+    }
+  }
+  if (!write && lrc_.enabled()) {
+    ++lrc_reads_;
+    const std::uint32_t t = lrc_.match(r, line, sectors, now, txns_);
+    if (t != kNoTxn) {
+      lrc_.merge(t, r, txns_);
+      ++in_flight_;
+      ++accepted_;
+      return true;
+    }
+  }
+  const std::uint32_t home = hash_->slice(line);
+  const std::uint32_t part = xbar_.sm_partition(r.sm);
+  std::uint32_t first = home;
+  L2Slice::Lane lane = L2Slice::kLaneNear;
+  Route route = Route::Near;
+  Cycle hop = lat_.req_near;
+  if (xbar_.slice_partition(home) != part) {
+    if (!write && rc_.enabled()) {
+      first = xbar_.mirror(home, part);
+      route = Route::Probe;
+    } else {
+      lane = L2Slice::kLaneFar;
+      route = Route::FarDirect;
+      hop = lat_.req_far;
+    }
+  }
+  if (slices_[first]->queued() >= credits_) {
+    ++refusals_credit_;
+    if (!waiting_on_credit_[r.sm]) {
+      waiting_on_credit_[r.sm] = 1;
+      credit_waiters_[first].push_back(r.sm);
+    }
+    return false;
+  }
+  Cycle retry_at = 0;
+  if (!xbar_.can_inject(r.sm, now, retry_at)) {
+    ++refusals_port_;
+    schedule_retry(r.sm, std::max(retry_at, now + 1));
+    return false;
+  }
+  const std::uint32_t bytes =
+      p_.xbar.header_bytes + (write ? 32u * static_cast<unsigned>(std::popcount(sectors)) : 0u);
+  const Cycle depart = xbar_.inject(r.sm, bytes, ready);
+  const std::uint32_t t = txns_.alloc();
+  Txn& x = txns_[t];
+  x.req = r;
+  x.line = line;
+  x.accepted = now;
+  x.home = static_cast<std::uint16_t>(home);
+  x.sectors = sectors;
+  x.route = route;
+  x.write = write;
+  if (!write) lrc_.track(t, txns_);
+  slices_[first]->push(t, lane, depart + hop);
+  ++in_flight_;
+  ++accepted_;
+  return true;
+}
+
+void Hierarchy::schedule_retry(std::uint16_t sm, Cycle t) {
+  if (retry_pending_[sm]) return;
+  retry_pending_[sm] = 1;
+  engine_.send(this, kRetry, Payload::of(sm), t);
+}
+
+void Hierarchy::respond(std::uint32_t t, std::uint32_t slice, Cycle depart, bool from_dram,
+                        Cycle now) {
+  Txn& x = txns_[t];
+  const std::uint32_t part = xbar_.sm_partition(x.req.sm);
+  const bool near = xbar_.slice_partition(slice) == part;
+  Cycle arrive = depart + (near ? lat_.resp_near : lat_.resp_far);
+  if (from_dram && !near) arrive += lat_.far_miss_extra;
+  if (!near && !x.write && rc_.enabled() && slice == x.home) {
+    L2Slice& m = *slices_[xbar_.mirror(slice, part)];
+    if (rc_.insert(m.tags().shadow_lines(), m.tags().lines())) m.insert_shadow(x.line, x.sectors, now);
+  }
+  engine_.send(this, kArrive, Payload::of(t), std::max(arrive, now + 1));
+}
+
+void Hierarchy::forward(std::uint32_t t, std::uint32_t, Cycle now) {
+  Txn& x = txns_[t];
+  x.route = Route::Forwarded;
+  slices_[x.home]->push(t, L2Slice::kLaneForward, now + p_.l2.lookup_latency + lat_.cross);
+}
+
+void Hierarchy::credit_freed(std::uint32_t slice, Cycle now) {
+  auto& w = credit_waiters_[slice];
+  if (w.empty()) return;
+  for (std::uint16_t sm : w) {
+    waiting_on_credit_[sm] = 0;
+    schedule_retry(sm, now + 1);
+  }
+  w.clear();
+}
+
+void Hierarchy::invalidate_shadows(std::uint64_t line, std::uint32_t home) {
+  if (!rc_.enabled()) return;
+  const std::uint32_t hp = xbar_.slice_partition(home);
+  for (std::uint32_t part = 0; part < xbar_.partitions(); ++part)
+    if (part != hp) slices_[xbar_.mirror(home, part)]->drop_shadow(line);
+}
+
+bool Hierarchy::dram_send(const DramReq& r, std::uint32_t slice, Cycle now) {
+  if (dram_->try_enqueue(r, now)) return true;
+  if (!dram_retry_flag_[slice]) {
+    dram_retry_flag_[slice] = 1;
+    dram_retry_.push_back(slice);
+  }
+  return false;
+}
+
+void Hierarchy::on_dram_response(const DramReq& r, Cycle now) {
+  const std::uint32_t slice = r.tag >> 16;
+  const std::uint32_t entry = r.tag & 0xFFFF;
+  if (entry == 0xFFFF) {
+    ++writebacks_done_;
+    return;
+  }
+  if (lat_.dram_link == 0)
+    slices_[slice]->fill(entry, now);
+  else
+    engine_.send(this, kFill, Payload::of(r.tag), now + lat_.dram_link);
+}
+
+void Hierarchy::on_dram_retry(Cycle now) {
+  retry_scratch_.swap(dram_retry_);  // slices refused again re-register in dram_retry_
+  for (std::uint32_t s : retry_scratch_) dram_retry_flag_[s] = 0;
+  for (std::uint32_t s : retry_scratch_) slices_[s]->retry_dram(now);
+  retry_scratch_.clear();
+}
+
+void Hierarchy::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
+  switch (tag) {
+    case kL1Hit: finish(p.as<MemReq>(), now); break;
+    case kArrive: {
+      const auto t = p.as<std::uint32_t>();
+      deliver(txns_[t].req, now);
+      lrc_.complete(t, txns_, [&](const MemReq& r) { deliver(r, now); });
+      txns_.release(t);
+      break;
+    }
+    case kDeliver: finish(p.as<MemReq>(), now); break;
+    case kFill: {
+      const auto dtag = p.as<std::uint32_t>();
+      slices_[dtag >> 16]->fill(dtag & 0xFFFF, now);
+      break;
+    }
+    case kRetry: {
+      const auto sm = p.as<std::uint16_t>();
+      retry_pending_[sm] = 0;
+      clients_[sm]->on_retry(now);
+      break;
+    }
+    default: SIMFA_ASSERT(false, "memory hierarchy", "unknown event tag {}", tag);
+  }
+}
+
+void Hierarchy::deliver(const MemReq& r, Cycle now) {
+  const std::uint8_t s = norm_sectors(r.sectors);
+  const std::uint32_t bytes =
+      is_write(r.kind) ? p_.xbar.header_bytes : 32u * static_cast<unsigned>(std::popcount(s));
+  const Cycle at = xbar_.eject(r.sm, bytes, now);
+  if (at <= now)
+    finish(r, now);
+  else
+    engine_.send(this, kDeliver, Payload::of(r), at);
+}
+
+void Hierarchy::finish(const MemReq& r, Cycle now) {
+  if (l1_ && r.kind == ReqKind::Load) l1_->fill(r.sm, r.line / p_.line_bytes, norm_sectors(r.sectors));
+  --in_flight_;
+  ++responses_;
+  clients_[r.sm]->on_response(r, now);
+}
+
+std::uint64_t Hierarchy::total(std::uint64_t SliceCounters::*field) const {
+  std::uint64_t sum = 0;
+  for (const auto& s : slices_) sum += s->counters().*field;
+  return sum;
+}
+
+}  // namespace simfa::mem

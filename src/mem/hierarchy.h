@@ -1,0 +1,107 @@
+// The Hopper memory hierarchy behind the SMs (mem.model = hierarchy):
+//   SM --(L1, ordinary loads only)--> L2 Request Coalescer (per SM pair) --> crossbar
+//      --> L2 slice (home by slice hash; far-homed reads probe the near mirror slice first,
+//          RemoteCopy proxy) --> MSHR --> HBM (dram/dram.h)
+// and back. Implements the MemorySystem port contract (port.h): back-pressure with retries, one
+// response per accepted request, never a drop.
+// Back-pressure: an SM is refused when its injection queue is full or when the first slice of the
+// request has no credit left (its request queue plus the crossbar buffer toward it); it is told to
+// retry when the queue drains or a credit frees. Requests merged by the coalescer or served by the
+// L1 need neither.
+#pragma once
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "mem/coalescer.h"
+#include "mem/crossbar.h"
+#include "mem/dram/dram.h"
+#include "mem/hierarchy_params.h"
+#include "mem/l1_cache.h"
+#include "mem/l2_slice.h"
+#include "mem/latencies.h"
+#include "mem/port.h"
+#include "mem/remote_copy.h"
+#include "mem/slice_fabric.h"
+#include "mem/slice_hash.h"
+#include "mem/txn.h"
+#include "sim/engine.h"
+
+namespace simfa::mem {
+
+class Hierarchy final : public MemorySystem,
+                        public EventTarget,
+                        public DramClient,
+                        private SliceFabric {
+ public:
+  using DramFactory = std::function<std::unique_ptr<Dram>(DramClient*)>;
+  Hierarchy(const HierarchyParams& p, Engine& engine, int num_sms, const DramFactory& make_dram);
+  ~Hierarchy() override;
+
+  void connect(std::uint16_t sm, MemClient* client) override;
+  bool try_send(const MemReq& r, Cycle now) override;
+  void register_stats(Stats& s) override;
+  std::uint64_t in_flight() const override { return in_flight_; }
+  std::uint32_t line_bytes() const override { return p_.line_bytes; }
+
+  void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;
+  void on_dram_response(const DramReq& r, Cycle now) override;
+  void on_dram_retry(Cycle now) override;
+
+  // Inspection (tests, benchmarks).
+  std::uint32_t home_slice(Addr line_addr) const {
+    return hash_->slice(line_addr / p_.line_bytes);
+  }
+  const L2Slice& slice(std::uint32_t i) const { return *slices_[i]; }
+  std::uint32_t num_slices() const { return static_cast<std::uint32_t>(slices_.size()); }
+  const Crossbar& crossbar() const { return xbar_; }
+  const LinkLatencies& latencies() const { return lat_; }
+  const Dram& dram() const { return *dram_; }
+  const HierarchyParams& params() const { return p_; }
+  std::uint64_t lrc_merges() const { return lrc_.merges(); }
+  std::uint64_t refusals() const { return refusals_credit_ + refusals_port_; }
+  // Sum of a slice counter over all slices.
+  std::uint64_t total(std::uint64_t SliceCounters::*field) const;
+
+ private:
+  enum Tag : std::uint32_t { kL1Hit, kArrive, kDeliver, kFill, kRetry };
+
+  // SliceFabric
+  void respond(std::uint32_t txn, std::uint32_t slice, Cycle depart, bool from_dram,
+               Cycle now) override;
+  void forward(std::uint32_t txn, std::uint32_t slice, Cycle now) override;
+  void credit_freed(std::uint32_t slice, Cycle now) override;
+  void invalidate_shadows(std::uint64_t line, std::uint32_t home) override;
+  bool dram_send(const DramReq& r, std::uint32_t slice, Cycle now) override;
+
+  void deliver(const MemReq& r, Cycle now);
+  void finish(const MemReq& r, Cycle now);
+  void schedule_retry(std::uint16_t sm, Cycle t);
+  std::uint8_t norm_sectors(std::uint8_t s) const { return s ? (s & all_sectors_) : all_sectors_; }
+
+  HierarchyParams p_;
+  Engine& engine_;
+  std::uint8_t all_sectors_;
+  std::unique_ptr<SliceHash> hash_;
+  Crossbar xbar_;
+  Coalescer lrc_;
+  std::unique_ptr<L1Cache> l1_;
+  RemoteCopy rc_;
+  TxnPool txns_;
+  std::vector<std::unique_ptr<L2Slice>> slices_;
+  std::unique_ptr<Dram> dram_;
+  LinkLatencies lat_;
+  std::uint32_t credits_;
+  std::vector<MemClient*> clients_;
+  std::vector<std::vector<std::uint16_t>> credit_waiters_;  // per slice: SMs refused for credit
+  std::vector<std::uint8_t> waiting_on_credit_;              // per SM: in some credit_waiters_
+  std::vector<std::uint8_t> retry_pending_;                  // per SM: a kRetry is scheduled
+  std::vector<std::uint32_t> dram_retry_;                    // slices with refused DRAM requests
+  std::vector<std::uint8_t> dram_retry_flag_;
+  std::vector<std::uint32_t> retry_scratch_;
+  std::uint64_t in_flight_ = 0, accepted_ = 0, responses_ = 0;
+  std::uint64_t refusals_credit_ = 0, refusals_port_ = 0;
+  std::uint64_t lrc_reads_ = 0, writebacks_done_ = 0;
+};
+
+}  // namespace simfa::mem

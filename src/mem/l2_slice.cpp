@@ -1,0 +1,286 @@
+// L2Slice: lanes are FIFOs of transactions ordered by arrival (each lane has one fixed crossbar
+// latency, so push order is arrival order); tick() serves the earliest-arrived lane head, up to
+// lookups_per_cycle per cycle. Hits and fills leave through the response port at
+// max(ready, port free) and occupy it sectors*32 / bytes_per_cycle cycles; the departure times of
+// responses not yet gone form the response queue, bounded by resp_queue.
+#include "mem/l2_slice.h"
+
+#include <bit>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/error.h"
+
+namespace simfa::mem {
+namespace {
+constexpr std::uint32_t kWritebackTag = 0xFFFF;
+int popcount(std::uint8_t s) { return std::popcount(static_cast<unsigned>(s)); }
+}  // namespace
+
+L2Slice::L2Slice(std::uint32_t id, const L2Params& p, std::uint32_t line_bytes,
+                 std::uint32_t sets, TxnPool& txns, SliceFabric& fabric, Engine& engine)
+    : id_(id),
+      p_(p),
+      line_bytes_(line_bytes),
+      all_sectors_(static_cast<std::uint8_t>((1u << (line_bytes / 32)) - 1)),
+      txns_(txns),
+      fabric_(fabric),
+      engine_(engine),
+      tags_(sets, p.assoc, p.slices,
+            make_replacement(p.replacement, sets * p.assoc, p.seed, fmt::format("l2.{}", id))),
+      mshr_(p.mshrs),
+      departs_(p.resp_queue * 2),
+      dram_q_(16) {
+  engine.add(this);
+}
+
+void L2Slice::push(std::uint32_t t, Lane lane, Cycle arrive) {
+  Txn& x = txns_[t];
+  x.arrive = arrive;
+  x.next = kNoTxn;
+  LaneQ& q = lanes_[lane];
+  if (q.tail == kNoTxn)
+    q.head = t;
+  else
+    txns_[q.tail].next = t;
+  q.tail = t;
+  if (lane != kLaneForward) ++queued_;
+  engine_.wake(this, arrive);
+}
+
+int L2Slice::pick(Cycle now) const {
+  int best = -1;
+  Cycle at = kNever;
+  for (int l = 0; l < kLanes; ++l) {
+    const std::uint32_t h = lanes_[l].head;
+    if (h != kNoTxn && txns_[h].arrive <= now && txns_[h].arrive < at) {
+      at = txns_[h].arrive;
+      best = l;
+    }
+  }
+  return best;
+}
+
+bool L2Slice::idle() const {
+  for (const auto& l : lanes_)
+    if (l.head != kNoTxn) return false;
+  return mshr_.used() == 0 && dram_q_.empty();
+}
+
+Cycle L2Slice::tick(Cycle now) {
+  for (std::uint32_t served = 0; served < p_.lookups_per_cycle; ++served) {
+    const int lane = pick(now);
+    if (lane < 0) break;
+    while (!departs_.empty() && departs_.front() <= now) departs_.pop();
+    if (departs_.size() >= p_.resp_queue) {
+      resp_stall_.set(now, true);
+      return departs_.front();  // > now: the oldest queued response leaves then
+    }
+    resp_stall_.set(now, false);
+    LaneQ& q = lanes_[lane];
+    const std::uint32_t t = q.head;
+    if (would_block(t)) {
+      blocked_ = true;
+      mshr_stall_.set(now, true);
+      return kNever;  // fill() wakes the slice when an entry frees
+    }
+    mshr_stall_.set(now, false);
+    q.head = txns_[t].next;
+    if (q.head == kNoTxn) q.tail = kNoTxn;
+    txns_[t].next = kNoTxn;
+    if (lane != kLaneForward) {
+      --queued_;
+      fabric_.credit_freed(id_, now);
+    }
+    lookup(t, now);
+  }
+  Cycle next = kNever;
+  for (const auto& l : lanes_)
+    if (l.head != kNoTxn) next = std::min(next, txns_[l.head].arrive);
+  if (next == kNever) return kNever;
+  return std::max(next, now + 1);
+}
+
+bool L2Slice::would_block(std::uint32_t t) const {
+  const Txn& x = txns_[t];
+  if (x.write || x.route == Route::Probe || !mshr_.full()) return false;
+  const std::int32_t idx = tags_.find(x.line);
+  if (idx != TagArray::kMiss && (tags_.valid(idx) & x.sectors) == x.sectors) return false;
+  return mshr_.find(x.line) == MshrTable::kNone;
+}
+
+void L2Slice::lookup(std::uint32_t t, Cycle now) {
+  Txn& x = txns_[t];
+  const std::uint8_t s = x.sectors;
+  if (x.route != Route::Forwarded) {  // a forwarded probe was counted at the mirror slice
+    ++c_.requests;
+    c_.sectors += popcount(s);
+  }
+  const std::int32_t idx = tags_.find(x.line);
+  if (x.route == Route::Probe) {
+    ++c_.probes;
+    if (idx != TagArray::kMiss && (tags_.valid(idx) & s) == s) {
+      tags_.touch(idx);
+      ++c_.shadow_hits;
+      c_.hit_sectors += popcount(s);
+      serve(t, now + p_.lookup_latency, now, false);
+    } else {
+      fabric_.forward(t, id_, now);
+    }
+    return;
+  }
+  if (x.write) {
+    c_.hit_sectors += popcount(s);  // a whole-sector write never reads DRAM
+    fabric_.invalidate_shadows(x.line, id_);
+    const std::uint32_t e = mshr_.find(x.line);
+    if (e != MshrTable::kNone) {  // the line is being filled: apply the write with the fill
+      MshrEntry& m = mshr_[e];
+      m.write |= s;
+      txns_[m.tail].next = t;
+      m.tail = t;
+      ++m.merged;
+      return;
+    }
+    if (idx != TagArray::kMiss) {
+      tags_.add_sectors(idx, s, s);
+      tags_.touch(idx);
+    } else {
+      TagArray::Victim v;
+      tags_.insert(x.line, s, s, false, v);
+      evict(v, now);
+    }
+    serve(t, now + p_.lookup_latency, now, false);
+    return;
+  }
+  const std::uint8_t have = idx == TagArray::kMiss ? 0 : tags_.valid(idx);
+  if ((have & s) == s) {
+    tags_.touch(idx);
+    c_.hit_sectors += popcount(s);
+    serve(t, now + p_.lookup_latency, now, false);
+    return;
+  }
+  c_.hit_sectors += popcount(static_cast<std::uint8_t>(have & s));
+  ++c_.read_misses;
+  const std::uint8_t missing = static_cast<std::uint8_t>(s & ~have);
+  std::uint32_t e = mshr_.find(x.line);
+  if (e != MshrTable::kNone) {
+    MshrEntry& m = mshr_[e];
+    ++c_.mshr_merges;
+    ++m.merged;
+    txns_[m.tail].next = t;
+    m.tail = t;
+    const std::uint8_t extra = static_cast<std::uint8_t>(missing & ~m.fetch);
+    if (extra) {  // the merged request needs sectors the entry does not fetch yet
+      m.fetch |= extra;
+      ++m.pending;
+      send_dram({x.line * line_bytes_, (id_ << 16) | e, false, extra}, now);
+    }
+    return;
+  }
+  account_mshr(now);
+  e = mshr_.allocate(x.line);
+  SIMFA_ASSERT(e != MshrTable::kNone, fmt::format("l2 slice {} at cycle {}", id_, now),
+               "MSHR allocation after would_block() said there was room");
+  c_.mshr_peak = std::max<std::uint64_t>(c_.mshr_peak, mshr_.used());
+  MshrEntry& m = mshr_[e];
+  m.fetch = missing;
+  m.pending = 1;
+  m.head = m.tail = t;
+  send_dram({x.line * line_bytes_, (id_ << 16) | e, false, missing}, now);
+}
+
+void L2Slice::serve(std::uint32_t t, Cycle ready, Cycle now, bool from_dram) {
+  const Txn& x = txns_[t];
+  const double bytes = x.write ? 32.0 : 32.0 * popcount(x.sectors);
+  const double start = std::max(static_cast<double>(ready), resp_free_);
+  resp_free_ = start + bytes / p_.bytes_per_cycle;
+  const Cycle depart = static_cast<Cycle>(std::ceil(start));
+  departs_.push(depart);
+  fabric_.respond(t, id_, depart, from_dram, now);
+}
+
+void L2Slice::fill(std::uint32_t e, Cycle now) {
+  MshrEntry& m = mshr_[e];
+  SIMFA_ASSERT(m.pending > 0, fmt::format("l2 slice {} at cycle {}", id_, now),
+               "fill of MSHR entry {} with nothing pending", e);
+  if (--m.pending > 0) return;
+  const std::int32_t idx = tags_.find(m.line);
+  if (idx != TagArray::kMiss) {
+    tags_.add_sectors(idx, m.fetch | m.write, m.write);
+  } else {
+    TagArray::Victim v;
+    tags_.insert(m.line, m.fetch | m.write, m.write, false, v);
+    evict(v, now);
+  }
+  for (std::uint32_t t = m.head; t != kNoTxn;) {
+    const std::uint32_t next = txns_[t].next;
+    txns_[t].next = kNoTxn;
+    serve(t, now, now, !txns_[t].write);
+    t = next;
+  }
+  account_mshr(now);
+  mshr_.release(e);
+  if (blocked_) {
+    blocked_ = false;
+    engine_.wake(this, now);
+  }
+}
+
+void L2Slice::evict(const TagArray::Victim& v, Cycle now) {
+  if (!v.valid) return;
+  ++c_.evictions;
+  if (v.dirty) {
+    ++c_.writebacks;
+    send_dram({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty}, now);
+  }
+}
+
+void L2Slice::send_dram(const DramReq& r, Cycle now) {
+  if (dram_q_.empty() && fabric_.dram_send(r, id_, now)) return;
+  ++c_.dram_refusals;
+  dram_q_.push(r);
+}
+
+void L2Slice::retry_dram(Cycle now) {
+  // Offer every waiting request once; those refused again keep their order.
+  for (std::size_t n = dram_q_.size(); n > 0; --n) {
+    const DramReq r = dram_q_.front();
+    dram_q_.pop();
+    if (!fabric_.dram_send(r, id_, now)) dram_q_.push(r);
+  }
+}
+
+void L2Slice::insert_shadow(std::uint64_t line, std::uint8_t sectors, Cycle now) {
+  const std::int32_t idx = tags_.find(line);
+  if (idx != TagArray::kMiss) {
+    tags_.add_sectors(idx, sectors, 0);
+    return;
+  }
+  ++c_.shadow_inserts;
+  TagArray::Victim v;
+  tags_.insert(line, sectors, 0, true, v);
+  evict(v, now);
+}
+
+void L2Slice::drop_shadow(std::uint64_t line) {
+  const std::int32_t idx = tags_.find(line);
+  if (idx != TagArray::kMiss && tags_.shadow(idx)) tags_.invalidate(idx);
+}
+
+void L2Slice::account_mshr(Cycle now) {
+  c_.mshr_area += std::uint64_t{mshr_.used()} * (now - mshr_since_);
+  mshr_since_ = now;
+}
+
+void L2Slice::register_stats(Stats& s, const std::string& prefix) {
+  s.counter(prefix + ".requests", &c_.requests, "requests", "requests looked up (first lookup)");
+  s.counter(prefix + ".sectors", &c_.sectors, "sectors", "sectors of requests looked up");
+  s.counter(prefix + ".hit_sectors", &c_.hit_sectors, "sectors", "sectors served without DRAM");
+  s.counter(prefix + ".read_misses", &c_.read_misses, "requests", "reads that needed DRAM");
+  s.counter(prefix + ".mshr_merges", &c_.mshr_merges, "requests",
+            "misses merged into an MSHR entry already fetching the line");
+  s.counter(prefix + ".mshr_peak", &c_.mshr_peak, "entries", "largest MSHR occupancy");
+}
+
+}  // namespace simfa::mem

@@ -1,0 +1,101 @@
+// One L2 slice: request lanes (the request queue), a tag lookup pipeline that serves
+// `lookups_per_cycle` requests per cycle in arrival order, a sectored tag array (allocate on fill,
+// write-back, write-allocate without fetch for whole-sector writes), an MSHR pool with merging,
+// and a response port of finite bandwidth with a bounded response queue.
+//
+// Contract: push() queues a transaction that arrives at cycle `arrive` and wakes the slice then.
+// The slice stalls (serves nothing) while its response queue is full or the request at the head
+// needs an MSHR and none is free (the paper's "request path stalls"); it never drops a request.
+// fill() is called when the DRAM data of an MSHR entry is back; it answers every waiter.
+#pragma once
+#include <cstdint>
+
+#include "mem/hierarchy_params.h"
+#include "mem/mshr.h"
+#include "mem/ring_queue.h"
+#include "mem/slice_fabric.h"
+#include "mem/tag_array.h"
+#include "mem/txn.h"
+#include "sim/engine.h"
+#include "sim/stats.h"
+
+namespace simfa::mem {
+
+struct SliceCounters {
+  std::uint64_t requests = 0;      // first lookups (lts__t_requests)
+  std::uint64_t sectors = 0;       // sectors of first lookups (lts__t_sectors)
+  std::uint64_t hit_sectors = 0;   // sectors served without DRAM (lts__t_sectors_lookup_hit)
+  std::uint64_t read_misses = 0;   // reads that needed DRAM (new or merged)
+  std::uint64_t mshr_merges = 0;   // misses merged into an existing MSHR entry
+  std::uint64_t probes = 0, shadow_hits = 0, shadow_inserts = 0;
+  std::uint64_t evictions = 0, writebacks = 0;
+  std::uint64_t dram_refusals = 0;
+  std::uint64_t mshr_peak = 0;
+  std::uint64_t mshr_area = 0;     // integral of MSHR occupancy over cycles
+};
+
+class L2Slice final : public Component {
+ public:
+  enum Lane : std::uint8_t { kLaneNear, kLaneFar, kLaneForward, kLanes };
+
+  L2Slice(std::uint32_t id, const L2Params& p, std::uint32_t line_bytes, std::uint32_t sets,
+          TxnPool& txns, SliceFabric& fabric, Engine& engine);
+
+  void push(std::uint32_t txn, Lane lane, Cycle arrive);
+  Cycle tick(Cycle now) override;
+  void fill(std::uint32_t mshr, Cycle now);
+  // Offers the refused DRAM requests again, in order.
+  void retry_dram(Cycle now);
+  bool dram_pending() const { return !dram_q_.empty(); }
+
+  // RemoteCopy: installs (or completes) a shadow copy of `line`; returns false when it already
+  // held those sectors.
+  void insert_shadow(std::uint64_t line, std::uint8_t sectors, Cycle now);
+  void drop_shadow(std::uint64_t line);
+  const TagArray& tags() const { return tags_; }
+
+  // Requests counted against the crossbar credits: queued in lanes near/far, not yet looked up.
+  std::uint32_t queued() const { return queued_; }
+  std::uint32_t mshr_used() const { return mshr_.used(); }
+  bool idle() const;
+  const SliceCounters& counters() const { return c_; }
+  void register_stats(Stats& s, const std::string& prefix);
+  // Cycles spent stalled, up to `now`.
+  Cycle mshr_stall_cycles(Cycle now) const { return mshr_stall_.total(now); }
+  Cycle resp_stall_cycles(Cycle now) const { return resp_stall_.total(now); }
+  std::uint64_t mshr_area(Cycle now) const {
+    return c_.mshr_area + std::uint64_t{mshr_.used()} * (now - mshr_since_);
+  }
+
+ private:
+  bool would_block(std::uint32_t t) const;
+  void lookup(std::uint32_t t, Cycle now);
+  void serve(std::uint32_t t, Cycle ready, Cycle now, bool from_dram);
+  void send_dram(const DramReq& r, Cycle now);
+  void evict(const TagArray::Victim& v, Cycle now);
+  void account_mshr(Cycle now);  // call before the occupancy changes
+  int pick(Cycle now) const;
+
+  std::uint32_t id_;
+  const L2Params& p_;
+  std::uint32_t line_bytes_;
+  std::uint8_t all_sectors_;
+  TxnPool& txns_;
+  SliceFabric& fabric_;
+  Engine& engine_;
+  TagArray tags_;
+  MshrTable mshr_;
+  struct LaneQ {
+    std::uint32_t head = kNoTxn, tail = kNoTxn;
+  } lanes_[kLanes];
+  std::uint32_t queued_ = 0;
+  double resp_free_ = 0;
+  RingQueue<Cycle> departs_;
+  RingQueue<DramReq> dram_q_;
+  bool blocked_ = false;
+  BusyTime mshr_stall_, resp_stall_;
+  Cycle mshr_since_ = 0;
+  SliceCounters c_;
+};
+
+}  // namespace simfa::mem

@@ -1,0 +1,25 @@
+// XOR slice hash of §5.4: slice = (line ^ (line >> 5)) mod N. Folding bits 5.. onto the low bits
+// spreads power-of-two strides (FA3's 2 KiB rows) over all slices.
+#include "mem/slice_hash.h"
+
+namespace simfa::mem {
+namespace {
+
+class XorHash final : public SliceHash {
+ public:
+  explicit XorHash(std::uint32_t n) : n_(n) {}
+  std::uint32_t slice(std::uint64_t line) const override {
+    return static_cast<std::uint32_t>((line ^ (line >> 5)) % n_);
+  }
+
+ private:
+  std::uint64_t n_;
+};
+
+}  // namespace
+
+std::unique_ptr<SliceHash> make_xor_hash(std::uint32_t slices) {
+  return std::make_unique<XorHash>(slices);
+}
+
+}  // namespace simfa::mem
