@@ -122,7 +122,9 @@ inline void launch_variant(bool overlap, const Maps& m, const Params& p, int gri
 // Upper bound on events one warp records (see the SIMFA_EVLOG call sites in attn_kernel.cuh).
 inline uint32_t evlog_entries_per_warp(const Shape& s, int grid) {
   const int tiles_per_cta = (s.num_tiles() + grid - 1) / grid;
-  return static_cast<uint32_t>(tiles_per_cta) * (8u * s.num_n_blocks() + 16u) + 16u;
+  // Consumer warps: at most 10 events per KV block (waits, GEMMs, group waits, softmax, barriers)
+  // plus 16 per tile (tile, prologue, tail, epilogue); the producer warp logs fewer.
+  return static_cast<uint32_t>(tiles_per_cta) * (10u * s.num_n_blocks() + 16u) + 16u;
 }
 
 }  // namespace simfa_attn

@@ -299,9 +299,11 @@ __device__ __forceinline__ void consumer(SharedStorage& ss, const Params& p, int
       wgmma_wait<0>();
       fence_regs(s);
       release(ss.k_empty, stage_of(it0));
+      SIMFA_EVLOG(ev, SIMFA_EV_SOFTMAX_START, stage_of(it0), n_blocks - 1);
       mask_cols(s, last_limit);
       softmax_block<true>(s, m, l, corr, p.scale_log2);
       convert_p(s, pf);
+      SIMFA_EVLOG(ev, SIMFA_EV_SOFTMAX_END, stage_of(it0), n_blocks - 1);
       for (int j = n_blocks - 2; j >= 0; --j) {
         const uint32_t it_j = it + (n_blocks - 1 - j), it_v = it_j - 1;  // K(j), V(j+1)
         if (wg == 0) wait_full(ss.k_full, it_j, SIMFA_EV_WAIT_K_START, j, ev);
@@ -318,7 +320,9 @@ __device__ __forceinline__ void consumer(SharedStorage& ss, const Params& p, int
         wgmma_wait<1>();
         fence_regs(s);
         release(ss.k_empty, stage_of(it_j));
+        SIMFA_EVLOG(ev, SIMFA_EV_SOFTMAX_START, stage_of(it_j), j);
         softmax_block<false>(s, m, l, corr, p.scale_log2);
+        SIMFA_EVLOG(ev, SIMFA_EV_SOFTMAX_END, stage_of(it_j), j);
         SIMFA_EVLOG(ev, SIMFA_EV_WAIT_WG_0, stage_of(it_v), j + 1);
         wgmma_wait<0>();
         fence_regs(o);
@@ -352,6 +356,7 @@ __device__ __forceinline__ void consumer(SharedStorage& ss, const Params& p, int
         wgmma_wait<0>();
         fence_regs(s);
         release(ss.k_empty, st);
+        SIMFA_EVLOG(ev, SIMFA_EV_SOFTMAX_START, st, j);
         if (j == n_blocks - 1) {
           mask_cols(s, last_limit);
           softmax_block<true>(s, m, l, corr, p.scale_log2);
@@ -360,6 +365,7 @@ __device__ __forceinline__ void consumer(SharedStorage& ss, const Params& p, int
           rescale_o(o, corr);
         }
         convert_p(s, pf);
+        SIMFA_EVLOG(ev, SIMFA_EV_SOFTMAX_END, st, j);
         wait_full(ss.v_full, it_j, SIMFA_EV_WAIT_V_START, j, ev);
         SIMFA_EVLOG(ev, SIMFA_EV_BAR_WAIT_START, 0, bar_own);
         named_bar_sync(bar_own, 256);
