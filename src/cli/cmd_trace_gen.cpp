@@ -1,0 +1,32 @@
+// `simfa trace gen`: writes the synthesized FA3 trace of a workload as a trace directory.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/workload_flags.h"
+#include "trace/io.h"
+#include "workload/fa3_source.h"
+
+namespace simfa::cli {
+
+void add_trace_gen_command(CLI::App& trace) {
+  auto* gen = trace.add_subcommand("gen", "write the synthesized FlashAttention-3 trace of a workload");
+  struct Opts {
+    WorkloadFlags w;
+    std::string out;
+  };
+  auto o = std::make_shared<Opts>();
+  add_workload_flags(gen, o->w);
+  gen->add_option("-o,--output", o->out, "output directory (kernel.sft + one file per CTA)")->required();
+  gen->callback([o] {
+    const Config cfg = workload_config(o->w);
+    workload::Fa3Source src(workload_shape(o->w), cfg, static_cast<int>(cfg.i("gpu.num_sms")));
+    trace::write_trace_dir(o->out, src);
+    const auto& k = src.kernel();
+    std::cout << fmt::format("wrote {} ({} CTAs of {} WarpGroups, cluster {}) to {}\n", k.name, k.ctas,
+                             src.wgs_per_cta(0), k.cluster, o->out);
+  });
+}
+
+}  // namespace simfa::cli

@@ -1,0 +1,54 @@
+// Workload flags: the Llama-3 preset supplies heads and head_dim, explicit flags override them.
+#include "cli/workload_flags.h"
+
+#include <fmt/format.h>
+
+#include "sim/error.h"
+
+namespace simfa::cli {
+
+void add_workload_flags(CLI::App* app, WorkloadFlags& f) {
+  app->add_option("--model", f.model, "llama3-8b | llama3-70b | llama3-405b (paper Table 6), or none")
+      ->default_str("llama3-405b");
+  app->add_option("--batch", f.batch, "batch size B")->default_str("1");
+  app->add_option("--seqlen", f.seqlen, "query sequence length L")->default_str("6144");
+  app->add_option("--kv-seqlen", f.kv_seqlen, "key/value sequence length S (default: L)");
+  app->add_option("--heads-kv", f.heads_kv, "KV heads H_KV (default: the model's)");
+  app->add_option("--group", f.group, "query heads per KV head G (default: the model's)");
+  app->add_option("--head-dim", f.head_dim, "head dimension D (default: the model's)");
+  app->add_option("--dtype", f.dtype, "fp16 | bf16 | fp8_e4m3")->default_str("fp16");
+  app->add_flag("--causal", f.causal, "causal (bottom-right aligned) mask");
+  app->add_option("--clock-mhz", f.clock_mhz, "SM clock in MHz (default: the GPU preset's)");
+  add_gpu_options(app, f.gpu);
+}
+
+spec::AttentionShape workload_shape(const WorkloadFlags& f) {
+  spec::AttentionShape s;
+  if (f.model != "none") {
+    const spec::ModelPreset& p = spec::find_model(f.model);
+    s.heads_kv = p.heads_kv, s.group = p.group, s.head_dim = p.head_dim;
+  }
+  if (f.heads_kv) s.heads_kv = f.heads_kv;
+  if (f.group) s.group = f.group;
+  if (f.head_dim) s.head_dim = f.head_dim;
+  if (f.model == "none" && (!f.heads_kv || !f.head_dim))
+    user_error("--model none needs --heads-kv and --head-dim (and --group, default 1)");
+  s.batch = f.batch;
+  s.seqlen_q = f.seqlen;
+  s.seqlen_kv = f.kv_seqlen ? f.kv_seqlen : f.seqlen;
+  s.dtype = spec::parse_dtype(f.dtype, "--dtype");
+  s.causal = f.causal;
+  s.validate();
+  return s;
+}
+
+Config workload_config(const WorkloadFlags& f) {
+  Config cfg = make_config(f.gpu);
+  if (f.clock_mhz != 0) {
+    if (f.clock_mhz < 1) user_error("--clock-mhz must be positive, got {}", f.clock_mhz);
+    cfg.set("gpu.clock", fmt::format("{}MHz", f.clock_mhz), "--clock-mhz");
+  }
+  return cfg;
+}
+
+}  // namespace simfa::cli

@@ -1,0 +1,33 @@
+// Command-line flags that describe an FA3 workload (shape, model preset, GPU), shared by
+// `simfa run`, `simfa trace gen`, `simfa validate` and `simfa ablate`.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/common.h"
+#include "spec/attention.h"
+
+namespace simfa::cli {
+
+struct WorkloadFlags {
+  std::string model = "llama3-405b";  // preset for heads and head_dim; "none" = give them all
+  std::int64_t batch = 1, seqlen = 6144, kv_seqlen = 0;  // kv_seqlen 0: same as seqlen
+  std::int64_t heads_kv = 0, group = 0, head_dim = 0;    // 0: from the model preset
+  std::string dtype = "fp16";
+  bool causal = false;
+  double clock_mhz = 0;  // 0: the GPU preset's clock
+  GpuOptions gpu;
+};
+
+// Adds --model, --batch, --seqlen, --kv-seqlen, --heads-kv, --group, --head-dim, --dtype,
+// --causal, --clock-mhz and the GPU options (--gpu, --set, --ablate).
+void add_workload_flags(CLI::App* app, WorkloadFlags& f);
+// The shape the flags describe (preset values, then explicit flags), validated. UserError names
+// the flag.
+spec::AttentionShape workload_shape(const WorkloadFlags& f);
+// The configuration: GPU preset, --set, --ablate, then --clock-mhz.
+Config workload_config(const WorkloadFlags& f);
+
+}  // namespace simfa::cli
