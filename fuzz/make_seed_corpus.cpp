@@ -17,10 +17,11 @@ simfa_tensormap_desc tmap(uint32_t id) {
   t.id = id;
   t.rank = 4;
   t.base = 0x7f0000000000ull + (uint64_t{id} << 30);
-  t.dims[0] = 128, t.dims[1] = 2048, t.dims[2] = 16, t.dims[3] = 2;  // D, seq, heads, batch
-  t.strides_bytes[0] = 2, t.strides_bytes[1] = 256, t.strides_bytes[2] = 256 * 2048,
-  t.strides_bytes[3] = 256ull * 2048 * 16;
-  t.box[0] = 128, t.box[1] = id == SIMFA_TMAP_Q || id == SIMFA_TMAP_O ? 128 : 176, t.box[2] = 1,
+  // FA3's row-major [batch, seq, head, dim], innermost first: D, H, L, B.
+  t.dims[0] = 128, t.dims[1] = 16, t.dims[2] = 2048, t.dims[3] = 2;
+  t.strides_bytes[0] = 2, t.strides_bytes[1] = 256, t.strides_bytes[2] = 256 * 16,
+  t.strides_bytes[3] = 256ull * 16 * 2048;
+  t.box[0] = 64, t.box[1] = 1, t.box[2] = id == SIMFA_TMAP_Q || id == SIMFA_TMAP_O ? 128 : 176,
   t.box[3] = 1;
   t.elem_bytes = 2;
   return t;

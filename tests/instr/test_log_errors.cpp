@@ -150,13 +150,13 @@ TEST(LogErrors, HeaderSizeTooSmall) {
 TEST(LogErrors, BadTensormapRank) {
   Bytes b = good();
   test::put32(b, test::kHeader + 4, 9);
-  EXPECT_ERROR(b, "tensormap 0 (id 2): rank 9 outside 1..5 (offset 84)");
+  EXPECT_ERROR(b, "tensormap 0 (id 1): rank 9 outside 1..5 (offset 84)");
 }
 
 TEST(LogErrors, BadTensormapElementSize) {
   Bytes b = good();
   test::put32(b, test::kHeader + 116, 3);
-  EXPECT_ERROR(b, "tensormap 0 (id 2): element size 3 bytes");
+  EXPECT_ERROR(b, "tensormap 0 (id 1): element size 3 bytes");
 }
 
 TEST(LogErrors, TensormapRecordSizeTooSmall) {

@@ -79,8 +79,9 @@ enum simfa_clock_kind {
   SIMFA_CLOCK_CLOCK64 = 2         /* clock64(): SM cycles, per-SM counter, not synchronised */
 };
 
-/* TensorMap ids used by FA3 logs (the translator looks the maps up by these ids). */
-enum simfa_tensormap_id { SIMFA_TMAP_Q = 1, SIMFA_TMAP_K = 2, SIMFA_TMAP_V = 3, SIMFA_TMAP_O = 4 };
+/* TensorMap ids used by FA3 logs; the same ids as the trace maps of the FA3 synthesizer
+ * (src/workload/emitter.h, ids::kMapQ..kMapO), so a translated trace can keep them. */
+enum simfa_tensormap_id { SIMFA_TMAP_Q = 0, SIMFA_TMAP_K = 1, SIMFA_TMAP_V = 2, SIMFA_TMAP_O = 3 };
 
 #define SIMFA_EVLOG_MAX_RANK 5
 
