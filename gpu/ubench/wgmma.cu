@@ -86,6 +86,7 @@ __global__ void __launch_bounds__(128, 1) wgmma_bench(int iters, Result* out) {
     wgmma_wait<0>();
   }
   const uint64_t t2 = clock_cycles();
+  fence_regs(d);  // read the accumulators only after the last wait_group
   float s = 0.f;
 #pragma unroll
   for (int i = 0; i < kN / 2; ++i) s += d[i];
