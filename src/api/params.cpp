@@ -1,0 +1,18 @@
+// Assembles the parameter registry from every library's descriptors.
+#include "api/run.h"
+#include "core/params.h"
+#include "mem/port.h"
+
+namespace simfa {
+
+const ParamRegistry& param_registry() {
+  static const ParamRegistry reg = [] {
+    ParamRegistry r;
+    core::register_core_params(r);
+    mem::register_mem_params(r);
+    return r;
+  }();
+  return reg;
+}
+
+}  // namespace simfa

@@ -1,0 +1,108 @@
+// run_trace: builds engine, memory system and GPU from the configuration, runs, and collects the
+// statistics into JSON before the components go away.
+#include "api/run.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "core/gpu.h"
+#include "mem/port.h"
+#include "sim/engine.h"
+#include "sim/error.h"
+#include "sim/stats.h"
+
+namespace simfa {
+
+namespace {
+struct Ablation {
+  const char* name;
+  const char* key;
+  const char* value;
+};
+// Table 5 of the paper.
+constexpr Ablation kAblations[] = {
+    {"no-lrc", "mem.lrc.enabled", "false"},
+    {"simple-hash", "mem.l2.hash", "last-bits"},
+    {"no-dedup", "tma.dedup", "false"},
+};
+}  // namespace
+
+const std::vector<std::string>& ablation_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& a : kAblations) v.emplace_back(a.name);
+    return v;
+  }();
+  return names;
+}
+
+void apply_ablation(Config& cfg, std::string_view name) {
+  for (const auto& a : kAblations)
+    if (name == a.name) {
+      if (!cfg.registry().find(a.key))
+        throw UserError(fmt::format("--ablate {}: this build has no '{}' switch yet", name, a.key));
+      cfg.set(a.key, a.value, fmt::format("--ablate {}", name));
+      return;
+    }
+  throw UserError(fmt::format("--ablate: unknown ablation '{}' (known: no-lrc, simple-hash, no-dedup)", name));
+}
+
+Config make_config(std::string_view gpu, const std::vector<std::string>& sets,
+                   const std::vector<std::string>& ablations) {
+  Config cfg(param_registry());
+  if (!gpu.empty()) cfg.load_gpu(gpu);
+  for (const auto& s : sets) cfg.apply_assignment(s, "--set");
+  for (const auto& a : ablations) apply_ablation(cfg, a);
+  return cfg;
+}
+
+double RunResult::stat(const std::string& name) const {
+  auto it = stats.find(name);
+  return it == stats.end() ? 0.0 : it->get<double>();
+}
+
+RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions& opts) {
+  const core::GpuParams gp = core::gpu_params(cfg);
+  Engine engine(opts.skip_idle);
+  auto mem = mem::make_memory_system(cfg, engine, gp.num_sms);
+  core::Gpu gpu(gp, src, engine, *mem, opts.observer);
+  Stats stats;
+  gpu.register_stats(stats);
+  mem->register_stats(stats);
+  const auto t0 = std::chrono::steady_clock::now();
+  const core::GpuResult g = gpu.run();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  RunResult r;
+  r.cycles = g.cycles;
+  r.clock_hz = gp.clock_hz;
+  r.latency_us = static_cast<double>(g.cycles) / gp.clock_hz * 1e6;
+  r.sim_wall_s = wall;
+  r.sim_cycles_per_s = wall > 0 ? static_cast<double>(g.cycles) / wall : 0;
+  r.ctas = g.ctas;
+  r.events = g.events;
+  stats.formula("gpu.cycles", [c = g.cycles] { return static_cast<double>(c); }, "cycles",
+                "kernel duration in SM cycles");
+  stats.formula("gpu__time_duration.sum", [ns = r.latency_us * 1e3] { return ns; }, "ns",
+                "kernel duration (Nsight Compute name)");
+  r.stats = stats.values_json();
+  r.stat_docs = stats.docs_json();
+  return r;
+}
+
+nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
+  nlohmann::ordered_json j;
+  j["cycles"] = r.cycles;
+  j["latency_us"] = r.latency_us;
+  j["clock_hz"] = r.clock_hz;
+  j["ctas"] = r.ctas;
+  j["sim_wall_s"] = r.sim_wall_s;
+  j["sim_cycles_per_s"] = r.sim_cycles_per_s;
+  j["config"] = cfg.to_json();
+  j["stats"] = r.stats;
+  j["stat_docs"] = r.stat_docs;
+  return j;
+}
+
+}  // namespace simfa

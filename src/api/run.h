@@ -1,0 +1,53 @@
+// The library's front door: the full parameter registry, configurations from presets and
+// overrides, and running a trace on the simulated GPU.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/observer.h"
+#include "sim/config.h"
+#include "sim/types.h"
+#include "trace/source.h"
+
+namespace simfa {
+
+// Every configuration key of every library, registered once.
+const ParamRegistry& param_registry();
+
+// A configuration: the registry's defaults, then the GPU preset or file, then `key=value`
+// overrides in order, then the ablations ("no-lrc", "simple-hash", "no-dedup").
+Config make_config(std::string_view gpu, const std::vector<std::string>& sets = {},
+                   const std::vector<std::string>& ablations = {});
+// Applies one ablation of the paper's Table 5 to a configuration. Throws UserError for an unknown name.
+void apply_ablation(Config& cfg, std::string_view name);
+const std::vector<std::string>& ablation_names();
+
+struct RunOptions {
+  bool skip_idle = true;             // false: the reference mode that ticks everything every cycle
+  core::Observer* observer = nullptr;
+};
+
+struct RunResult {
+  Cycle cycles = 0;
+  double clock_hz = 0;
+  double latency_us = 0;
+  double sim_wall_s = 0;
+  double sim_cycles_per_s = 0;
+  std::uint64_t ctas = 0;
+  std::uint64_t events = 0;
+  nlohmann::ordered_json stats;  // {name: value}
+  nlohmann::json stat_docs;      // {name pattern: {unit, doc}}
+  double stat(const std::string& name) const;  // 0 when absent
+};
+
+// Runs the trace to completion. Throws UserError for bad input and DeadlockError when the kernel
+// can never finish (its report names every blocked WarpGroup).
+RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions& opts = {});
+
+// The whole result as JSON: cycles, latency_us, sim_wall_s, sim_cycles_per_s, config, stats.
+nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg);
+
+}  // namespace simfa

@@ -1,0 +1,48 @@
+// Shared command-line helpers.
+#include "cli/common.h"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "sim/error.h"
+
+namespace simfa::cli {
+
+void add_gpu_options(CLI::App* app, GpuOptions& o, bool ablate) {
+  app->add_option("--gpu", o.gpu, "GPU preset (h800, h100, h200, h800-pcie) or a TOML file")->capture_default_str();
+  app->add_option("--set", o.sets, "override a configuration key: --set key=value (repeatable)");
+  if (ablate)
+    app->add_option("--ablate", o.ablations, "paper Table 5 ablation: no-lrc, simple-hash, no-dedup (repeatable)");
+}
+
+Config make_config(const GpuOptions& o) { return simfa::make_config(o.gpu, o.sets, o.ablations); }
+
+void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
+  std::ofstream out(path);
+  if (!out) throw UserError(fmt::format("{}: cannot open for writing", path));
+  out << j.dump(2) << "\n";
+  if (!out) throw UserError(fmt::format("{}: write failed", path));
+}
+
+std::string run_summary(const RunResult& r, int num_sms) {
+  auto total = [&](const std::string& suffix) {
+    double v = 0;
+    for (int i = 0; i < num_sms; ++i) v += r.stat(fmt::format("gpu.sm[{}].{}", i, suffix));
+    return v;
+  };
+  const double denom = static_cast<double>(r.cycles) * num_sms;
+  auto frac = [&](double v) { return denom > 0 ? 100.0 * v / denom : 0.0; };
+  std::string s;
+  s += fmt::format("cycles            {}\n", r.cycles);
+  s += fmt::format("time              {:.3f} us at {:.0f} MHz\n", r.latency_us, r.clock_hz / 1e6);
+  s += fmt::format("CTAs              {}\n", r.ctas);
+  s += fmt::format("instructions      {:.0f}\n", r.stat("gpu.instructions"));
+  s += fmt::format("tensor pipe busy  {:.1f}%\n", frac(total("tensor.busy_cycles")));
+  s += fmt::format("TMA unit busy     {:.1f}%\n", frac(total("tma.busy_cycles")));
+  s += fmt::format("issue slots used  {:.1f}%\n", frac(total("issue_cycles")));
+  s += fmt::format("simulation        {:.3f} s wall, {:.0f} simulated cycles/s\n", r.sim_wall_s, r.sim_cycles_per_s);
+  return s;
+}
+
+}  // namespace simfa::cli

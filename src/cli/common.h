@@ -1,0 +1,29 @@
+// Shared command-line pieces: GPU/config options, JSON output, summaries.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "api/run.h"
+
+namespace simfa::cli {
+
+struct GpuOptions {
+  std::string gpu = "h800";
+  std::vector<std::string> sets;
+  std::vector<std::string> ablations;
+};
+
+// Adds --gpu, --set and (when `ablate`) --ablate to a subcommand.
+void add_gpu_options(CLI::App* app, GpuOptions& o, bool ablate = true);
+Config make_config(const GpuOptions& o);
+
+// Writes JSON to a file (UserError when it cannot) with a trailing newline.
+void write_json_file(const std::string& path, const nlohmann::ordered_json& j);
+
+// The human summary of a run: cycles, time, engines' busy fractions, simulation speed.
+std::string run_summary(const RunResult& r, int num_sms);
+
+}  // namespace simfa::cli

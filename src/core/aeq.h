@@ -1,0 +1,40 @@
+// The Asynchronous Event Queue: the SM's one time-ordered list of pending completions (WGMMA
+// done, TMA setup done, bubble end). Engines push what will finish when; the SM pops what is due
+// at the start of each of its cycles and wakes the physical threads whose waits became satisfied.
+#pragma once
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "sim/types.h"
+
+namespace simfa::core {
+
+enum class AeqKind : std::uint8_t { WgmmaDone, TmaSetupDone, ThreadReady };
+
+struct AeqEvent {
+  Cycle t;
+  std::uint64_t seq;
+  AeqKind kind;
+  std::uint32_t idx;
+  bool operator>(const AeqEvent& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+};
+
+class Aeq {
+ public:
+  void push(Cycle t, AeqKind kind, std::uint32_t idx) { q_.push({t, seq_++, kind, idx}); }
+  bool due(Cycle now) const { return !q_.empty() && q_.top().t <= now; }
+  AeqEvent pop() {
+    AeqEvent e = q_.top();
+    q_.pop();
+    return e;
+  }
+  Cycle next() const { return q_.empty() ? kNever : q_.top().t; }
+  bool empty() const { return q_.empty(); }
+
+ private:
+  std::priority_queue<AeqEvent, std::vector<AeqEvent>, std::greater<>> q_;
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace simfa::core

@@ -1,0 +1,60 @@
+// The whole GPU: a CTA dispatcher, the SMs and the memory system, run on one engine until every
+// CTA has retired. Clusters are placed on aligned groups of `cluster` consecutive SMs.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/observer.h"
+#include "core/params.h"
+#include "core/sm.h"
+#include "mem/port.h"
+#include "sim/engine.h"
+#include "sim/stats.h"
+#include "trace/source.h"
+
+namespace simfa::core {
+
+struct GpuResult {
+  Cycle cycles = 0;            // kernel duration: cycle of the last CTA's retirement
+  std::uint64_t ctas = 0;
+  std::uint64_t events = 0, ticks = 0;
+};
+
+class Gpu final : public Component, private SmHost {
+ public:
+  // The memory system must already be built on `engine` for p.num_sms SMs.
+  Gpu(const GpuParams& p, trace::TraceSource& src, Engine& engine, mem::MemorySystem& mem, Observer* obs);
+  ~Gpu() override;
+
+  // Runs to completion. Throws DeadlockError (with a report of every blocked WarpGroup) when the
+  // kernel cannot finish, UserError for traces the GPU cannot run.
+  GpuResult run();
+  void register_stats(Stats& s);
+  const std::vector<std::unique_ptr<Sm>>& sms() const { return sms_; }
+
+  Cycle tick(Cycle now) override;  // the dispatcher
+
+ private:
+  void cta_retired(std::uint16_t sm, std::uint32_t cta, Cycle now) override;
+  Sm* sm_of(std::uint32_t cta) override;
+  void progress(Cycle now) override { last_progress_ = now; }
+  std::string blocked_report() const;
+
+  GpuParams p_;
+  trace::TraceSource& src_;
+  const trace::KernelInfo& k_;
+  Engine& engine_;
+  mem::MemorySystem& mem_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::vector<std::int32_t> cta_sm_;  // SM of each resident CTA, -1 otherwise
+  std::uint32_t next_cta_ = 0;
+  std::uint64_t retired_ = 0;
+  Cycle end_ = 0;
+  Cycle last_progress_ = 0;
+  std::uint32_t rr_ = 0;  // where the dispatcher starts looking
+  std::uint64_t dispatched_ = 0;
+};
+
+}  // namespace simfa::core

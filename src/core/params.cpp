@@ -1,0 +1,103 @@
+// Configuration keys of the GPU and SM core, with their sources.
+#include "core/params.h"
+
+#include "sim/config.h"
+
+namespace simfa::core {
+
+void register_core_params(ParamRegistry& r) {
+  using T = ParamType;
+  r.add({"gpu.name", T::String, "H800 SXM5", "", "GPU model name (informational)", "preset"});
+  r.add({"gpu.num_sms", T::Int, "132", "SMs", "streaming multiprocessors", "paper Table 2 (H800 SXM)", 1, 4096});
+  r.add({"gpu.clock", T::Frequency, "1830MHz", "Hz", "SM clock; all core cycles are of this clock",
+         "paper §5.3: H800 locked at 1830 MHz", 1e6, 1e10});
+  r.add({"gpu.cta_launch_cycles", T::Int, "0", "cycles",
+         "delay between a CTA slot freeing and the next CTA starting there", "not calibrated", 0, 1e9});
+  r.add({"sm.max_ctas", T::Int, "32", "CTAs", "resident CTAs per SM", "hardware.md (H100 deviceQuery)", 1, 1024});
+  r.add({"sm.max_warps", T::Int, "64", "warps", "resident warps per SM", "hardware.md", 4, 4096});
+  r.add({"sm.smem", T::Size, "228KiB", "bytes", "shared memory per SM", "hardware.md (H100 datasheet)", 1, 1e12});
+  r.add({"sm.max_smem_per_cta", T::Size, "227KiB", "bytes", "largest shared-memory allocation of one CTA",
+         "hardware.md (227 KB per block)", 1, 1e12});
+  r.add({"sm.regs", T::Int, "65536", "registers", "32-bit registers per SM", "hardware.md", 1, 1e9});
+  r.add({"sm.issue_width", T::Int, "1", "instructions/cycle",
+         "WarpGroup instructions the SM issues per cycle (IPC limit)",
+         "one WarpGroup instruction occupies the four sub-core schedulers for a cycle", 1, 64});
+  r.add({"sm.scheduler", T::Enum, "gto", "", "physical-thread selection: greedy-then-oldest or loose round robin",
+         "paper §4.2", 0, 0, {"gto", "lrr"}});
+  r.add({"sm.fetch_chunk", T::Int, "64", "instructions",
+         "instructions pulled from a trace stream at a time (memory vs. call overhead)", "design choice", 1, 1 << 20});
+  r.add({"sm.cluster_multicast_cycles", T::Int, "1", "cycles",
+         "extra delay for multicast TMA data to reach the peer CTA's shared memory", "not measured; the crossbar "
+         "delivers the response to both SMs", 1, 1e6});
+  r.add({"sm.cluster_signal_cycles", T::Int, "148", "cycles",
+         "delay of a RELEASE_STAGE arrival on a peer CTA's barrier",
+         "Luo et al. DSMEM: remote 181 - local 33 cycles (hardware.md)", 1, 1e6});
+  r.add({"tma.launch_cycles", T::Int, "40", "cycles", "common launch latency of every TMA copy",
+         "paper §4.3 (TMAU patent split of the 170-cycle TMA overhead)", 0, 1e6});
+  r.add({"tma.tensormap_setup_cycles", T::Int, "130", "cycles", "TensorMap setup latency, tensor copies only",
+         "paper §4.3", 0, 1e6});
+  r.add({"tma.lines_per_cycle", T::Int, "2", "lines/cycle", "cache-line requests the TMA unit generates per cycle",
+         "paper Table 2", 1, 64});
+  r.add({"tma.max_inflight_lines", T::Int, "64", "lines", "outstanding line requests per TMA unit",
+         "paper Table 2", 1, 1 << 20});
+  r.add({"tma.queue_depth", T::Int, "16", "copies", "TMA request queue entries per SM (issue stalls when full)",
+         "not published; large enough not to limit FA3 (4 copies per K/V step)", 1, 1 << 16});
+  r.add({"tma.descriptor_cache_entries", T::Int, "8", "descriptors", "TensorMap descriptor cache entries per SM",
+         "not published (TMAU patent describes a small cache)", 1, 1 << 16});
+  r.add({"tma.descriptor_miss_cycles", T::Int, "258", "cycles", "extra latency of a descriptor-cache miss",
+         "one L2 near hit (paper Table 2): the descriptor is fetched from global memory", 0, 1e6});
+  r.add({"tma.dedup", T::Bool, "true", "", "deduplicate a box's addresses to unique cache lines (false: one "
+         "request per element, the paper's ablation)", "paper §5.4"});
+  r.add({"tensor.issue_buffer", T::Int, "16", "WGMMAs", "WGMMA instruction buffer (unfinished WGMMAs per SM)",
+         "paper Table 2", 1, 1 << 16});
+  r.add({"tensor.flops_per_cycle_16bit", T::Float, "4096", "FLOP/cycle",
+         "dense FP16/BF16 tensor throughput per SM; m64nNk16 takes N/2 cycles",
+         "989 TFLOPS / (132 SMs x 1.83 GHz) (hardware.md); Luo et al.: m64n256k16 = 128 cycles", 1, 1e9});
+  r.add({"tensor.flops_per_cycle_fp8", T::Float, "8192", "FLOP/cycle", "dense FP8 tensor throughput per SM",
+         "NVIDIA H100 datasheet: FP8 is twice FP16", 1, 1e9});
+  r.add({"tensor.flops_per_cycle_tf32", T::Float, "2048", "FLOP/cycle", "dense TF32 tensor throughput per SM",
+         "NVIDIA H100 datasheet: TF32 is half FP16", 1, 1e9});
+  r.add({"tensor.min_wgmma_cycles", T::Int, "4", "cycles", "lower bound of one WGMMA's pipe occupancy (small N)",
+         "N/2 rule for N = 8 (not measured below N = 64)", 1, 1e6});
+  r.add({"sim.watchdog_cycles", T::Int, "20000000", "cycles",
+         "stop with a deadlock report when no instruction issued for this long", "design choice", 1000, 1e15});
+  r.add({"sim.seed", T::Int, "1", "", "seed of every random stream", "design choice", 0, 1e18});
+}
+
+GpuParams gpu_params(const Config& c) {
+  GpuParams g;
+  g.num_sms = static_cast<int>(c.i("gpu.num_sms"));
+  g.clock_hz = c.f("gpu.clock");
+  g.cta_launch_cycles = c.u("gpu.cta_launch_cycles");
+  g.watchdog_cycles = c.u("sim.watchdog_cycles");
+  SmParams& s = g.sm;
+  s.max_ctas = static_cast<std::uint32_t>(c.u("sm.max_ctas"));
+  s.max_warps = static_cast<std::uint32_t>(c.u("sm.max_warps"));
+  s.smem_bytes = c.u("sm.smem");
+  s.max_smem_per_cta = c.u("sm.max_smem_per_cta");
+  s.regs = static_cast<std::uint32_t>(c.u("sm.regs"));
+  s.issue_width = static_cast<std::uint32_t>(c.u("sm.issue_width"));
+  s.sched = c.s("sm.scheduler") == "lrr" ? SchedPolicy::Lrr : SchedPolicy::Gto;
+  s.fetch_chunk = static_cast<std::uint32_t>(c.u("sm.fetch_chunk"));
+  s.cluster_multicast_cycles = c.u("sm.cluster_multicast_cycles");
+  s.cluster_signal_cycles = c.u("sm.cluster_signal_cycles");
+  TmaParams& t = s.tma;
+  t.launch_cycles = c.u("tma.launch_cycles");
+  t.tensormap_setup_cycles = c.u("tma.tensormap_setup_cycles");
+  t.lines_per_cycle = static_cast<std::uint32_t>(c.u("tma.lines_per_cycle"));
+  t.max_inflight_lines = static_cast<std::uint32_t>(c.u("tma.max_inflight_lines"));
+  t.queue_depth = static_cast<std::uint32_t>(c.u("tma.queue_depth"));
+  t.descriptor_cache_entries = static_cast<std::uint32_t>(c.u("tma.descriptor_cache_entries"));
+  t.descriptor_miss_cycles = c.u("tma.descriptor_miss_cycles");
+  t.dedup = c.b("tma.dedup");
+  t.line_bytes = static_cast<std::uint32_t>(c.u("mem.line_bytes"));
+  TensorParams& tc = s.tensor;
+  tc.issue_buffer = static_cast<std::uint32_t>(c.u("tensor.issue_buffer"));
+  tc.flops_per_cycle_16bit = c.f("tensor.flops_per_cycle_16bit");
+  tc.flops_per_cycle_fp8 = c.f("tensor.flops_per_cycle_fp8");
+  tc.flops_per_cycle_tf32 = c.f("tensor.flops_per_cycle_tf32");
+  tc.min_wgmma_cycles = c.u("tensor.min_wgmma_cycles");
+  return g;
+}
+
+}  // namespace simfa::core

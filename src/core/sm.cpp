@@ -1,0 +1,624 @@
+// SM core: issue, waits with roll-back and precise wake-up, stages (ring-buffer mbarriers), named
+// barriers with generations, WGMMA and TMA-store groups, CTA admission and retirement.
+#include "core/sm.h"
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "sim/error.h"
+
+namespace simfa::core {
+
+using trace::Instr;
+using trace::Op;
+
+namespace {
+constexpr std::uint32_t kLdgTag = 0x80000000u;
+enum MsgTag : std::uint32_t { kRemoteTx = 1, kRemoteRelease = 2 };
+struct RemoteMsg {
+  std::uint64_t bytes;
+  std::uint32_t cta;
+  std::uint16_t sid;
+};
+}  // namespace
+
+// ---- groups --------------------------------------------------------------------------------
+
+std::uint64_t Sm::GroupList::open(std::uint16_t gid) {
+  for (std::size_t i = g.size(); i-- > 0;)
+    if (!g[i].committed && g[i].gid == gid) return base + i;
+  g.push_back({gid, false, 0, 0, kNever});
+  return base + g.size() - 1;
+}
+
+void Sm::GroupList::commit(std::uint16_t gid) {
+  for (std::size_t i = g.size(); i-- > 0;)
+    if (!g[i].committed && g[i].gid == gid) {
+      g[i].committed = true;
+      return;
+    }
+  g.push_back({gid, true, 0, 0, kNever});  // an empty group: complete at once
+}
+
+std::uint32_t Sm::GroupList::pending(std::uint16_t max_gid, bool unsent_only) const {
+  std::uint32_t n = 0;
+  for (const Group& x : g)
+    if (x.committed && x.gid <= max_gid && (unsent_only ? x.unsent > 0 : x.outstanding > 0)) ++n;
+  return n;
+}
+
+void Sm::GroupList::trim() {
+  while (!g.empty() && g.front().committed && g.front().outstanding == 0 && g.front().unsent == 0) {
+    g.pop_front();
+    ++base;
+  }
+}
+
+// ---- construction and admission ------------------------------------------------------------
+
+Sm::Sm(std::uint16_t id, const SmParams& p, const trace::KernelInfo& k, bool validate, Engine& engine,
+       mem::MemorySystem& mem, SmHost& host, Observer* obs)
+    : id_(id), p_(p), k_(k), validate_(validate), engine_(engine), mem_(mem), host_(host),
+      obs_(obs && obs->wants(id) ? obs : nullptr), tc_(p.tensor), tma_(p.tma, id, mem, aeq_, *this) {
+  threads_.resize(std::min<std::uint32_t>(64, std::max<std::uint32_t>(1, p.max_warps / 4)));
+  ctas_.resize(p.max_ctas);
+  mem.connect(id, this);
+}
+
+bool Sm::can_admit(const trace::KernelInfo& k) const {
+  const std::uint32_t warps = (k.threads + 31) / 32;
+  const std::uint32_t wgs = (k.threads + 127) / 128;
+  std::uint32_t free_slots = 0;
+  for (const auto& t : threads_) free_slots += !t.active;
+  return ctas_live_ < p_.max_ctas && smem_used_ + k.smem <= p_.smem_bytes && regs_used_ + k.regs <= p_.regs &&
+         warps_used_ + warps <= p_.max_warps && free_slots >= wgs;
+}
+
+void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
+  auto cs = std::find_if(ctas_.begin(), ctas_.end(), [](const Cta& c) { return !c.active; });
+  SIMFA_ASSERT(cs != ctas_.end(), fmt::format("sm[{}]", id_), "no CTA slot at cycle {}", now);
+  const auto cta_slot = static_cast<std::uint32_t>(cs - ctas_.begin());
+  Cta& c = *cs;
+  c = Cta{};
+  c.active = true;
+  c.id = prog.id;
+  c.rank = rank;
+  c.stages.assign(k_.stages, Stage{});
+  c.start = now;
+  ++ctas_live_;
+  smem_used_ += k_.smem;
+  regs_used_ += k_.regs;
+  warps_used_ += (k_.threads + 31) / 32;
+  for (std::size_t w = 0; w < prog.wgs.size(); ++w) {
+    auto ts = std::find_if(threads_.begin(), threads_.end(), [](const Thread& t) { return !t.active; });
+    if (ts == threads_.end())
+      throw UserError(fmt::format("CTA {} has {} WarpGroups but KERNEL threads={} reserves room for fewer", prog.id,
+                                  prog.wgs.size(), k_.threads));
+    const auto slot = static_cast<std::uint32_t>(ts - threads_.begin());
+    Thread& t = *ts;
+    t.mma.clear();
+    t.store.clear();
+    t.active = true;
+    t.cta_slot = cta_slot;
+    t.wg = static_cast<std::uint8_t>(w);
+    t.role = prog.wgs[w].role;
+    t.stream = std::move(prog.wgs[w].stream);
+    t.buf.resize(p_.fetch_chunk);
+    t.pos = t.len = 0;
+    t.pc = 0;
+    t.st = St::Ready;
+    t.ready_at = now;
+    t.post_wait = t.bar_registered = t.bar_released = t.ldg_done = false;
+    t.age = next_age_++;
+    t.stage_waits.assign(k_.stages, 0);
+    c.threads.push_back(slot);
+    ++c.live_threads;
+    if (!fetch(t)) thread_done(slot, now);
+  }
+  engine_.wake(this, now);
+}
+
+// ---- the cycle -----------------------------------------------------------------------------
+
+Cycle Sm::tick(Cycle now) {
+  // 1. Async completions due now.
+  while (aeq_.due(now)) {
+    const AeqEvent e = aeq_.pop();
+    if (e.kind != AeqKind::WgmmaDone) continue;  // setup done / bubble end: the wake is all
+    const WgmmaJob j = tc_.complete(now);
+    Thread& t = threads_[j.thread];
+    Group& g = t.mma.at(j.group_serial);
+    if (--g.outstanding == 0 && g.committed) {
+      span(SpanKind::WgmmaGroup, t, g.gid, g.first_start, now);
+      t.mma.trim();
+    }
+    --ctas_[t.cta_slot].outstanding;
+    dirty_ = true;
+  }
+  // 2. Engines.
+  tma_.tick(now);
+  const Cycle done = tc_.tick(now);
+  if (done != kNever) {
+    const WgmmaJob& j = tc_.running();
+    Group& g = threads_[j.thread].mma.at(j.group_serial);
+    g.first_start = std::min(g.first_start, now);
+    aeq_.push(done, AeqKind::WgmmaDone, j.thread);
+  }
+  while (!port_blocked_ && !ldg_pending_.empty()) {
+    if (!mem_.try_send(ldg_pending_.front(), now)) {
+      port_blocked_ = true;
+      break;
+    }
+    ldg_pending_.pop_front();
+  }
+  // 3. Wake threads whose waits became satisfied.
+  if (dirty_) recheck(now);
+  // 4. Issue.
+  std::uint64_t picked = 0;
+  for (std::uint32_t w = 0; w < p_.issue_width; ++w) {
+    const int s = select(now, picked);
+    if (s < 0) break;
+    picked |= 1ULL << s;
+    issue(static_cast<std::uint32_t>(s), now);
+  }
+  if (picked) {
+    ++c_.issue_cycles;
+    host_.progress(now);
+  }
+  // 5. Issue may have satisfied other waits (they issue from the next cycle on).
+  if (dirty_) recheck(now);
+  for (std::uint32_t i = 0; i < ctas_.size(); ++i)
+    if (ctas_[i].active) maybe_retire(i, now);
+  // 6. When do we need to run again?
+  Cycle next = aeq_.next();
+  for (const Thread& t : threads_)
+    if (t.active && t.st == St::Ready) next = std::min(next, std::max(t.ready_at, now + 1));
+  next = std::min(next, tma_.next_need(now));
+  if (tc_.startable() || (!ldg_pending_.empty() && !port_blocked_)) next = std::min(next, now + 1);
+  for (const Cta& c : ctas_)
+    if (c.active && c.live_threads == 0 && c.outstanding == 0) next = std::min(next, std::max(c.finish_at, now + 1));
+  return next;
+}
+
+int Sm::select(Cycle now, std::uint64_t picked) {
+  const int n = static_cast<int>(threads_.size());
+  auto ok = [&](int s) { return !(picked >> s & 1) && eligible(threads_[s], now); };
+  int chosen = -1;
+  if (p_.sched == SchedPolicy::Gto) {
+    if (last_ >= 0 && ok(last_)) {
+      chosen = last_;
+    } else {
+      for (int s = 0; s < n; ++s)
+        if (ok(s) && (chosen < 0 || threads_[s].age < threads_[chosen].age)) chosen = s;
+    }
+  } else {
+    for (int i = 1; i <= n; ++i) {
+      const int s = (last_ + i + n) % n;
+      if (ok(s)) {
+        chosen = s;
+        break;
+      }
+    }
+  }
+  if (chosen >= 0) last_ = chosen;
+  return chosen;
+}
+
+bool Sm::fetch(Thread& t) {
+  if (t.pos < t.len) return true;
+  if (!t.stream) return false;
+  t.len = static_cast<std::uint32_t>(t.stream->read(t.buf.data(), t.buf.size()));
+  t.pos = 0;
+  if (t.len == 0) {
+    t.stream.reset();
+    return false;
+  }
+  if (validate_) {
+    for (std::uint32_t i = 0; i < t.len; ++i)
+      if (auto e = trace::validate(t.buf[i], k_))
+        throw UserError(fmt::format("{}: {}: {}", t.stream->where(t.pc + i), trace::op_name(t.buf[i].op), *e));
+  }
+  return true;
+}
+
+void Sm::advance(std::uint32_t slot, Cycle now, Cycle ready_at) {
+  Thread& t = threads_[slot];
+  ++t.pc;
+  ++t.pos;
+  t.st = St::Ready;
+  t.ready_at = ready_at;
+  if (!fetch(t)) thread_done(slot, now);
+}
+
+void Sm::block(std::uint32_t slot, SpanKind why, Cycle now) {
+  Thread& t = threads_[slot];
+  t.st = St::Blocked;
+  t.wait = why;
+  t.wait_since = now;
+}
+
+bool Sm::satisfied(const Thread& t) const {
+  if (t.post_wait) return t.ldg_done;
+  const Instr& in = t.buf[t.pos];
+  const Cta& c = ctas_[t.cta_slot];
+  switch (t.wait) {
+    case SpanKind::WaitTmaQueue: return !tma_.full();
+    case SpanKind::WaitWgmmaBuffer: return !tc_.full();
+    case SpanKind::WaitStage: return c.stages[in.id].fills > t.stage_waits[in.id];
+    case SpanKind::WaitAcquire: return c.stages[in.id].releases >= arrivals_needed(c.stages[in.id]);
+    case SpanKind::WaitBarrier: return t.bar_released;
+    case SpanKind::WaitWgmma: return t.mma.pending(in.id, false) <= in.count;
+    case SpanKind::WaitTmaStore: return t.store.pending(in.id, in.mode != 0) <= in.count;
+    default: return false;
+  }
+}
+
+void Sm::recheck(Cycle now) {
+  dirty_ = false;
+  for (std::uint32_t s = 0; s < threads_.size(); ++s) {
+    Thread& t = threads_[s];
+    if (!t.active || t.st != St::Blocked || !satisfied(t)) continue;
+    c_.wait_cycles[static_cast<int>(t.wait)] += now - t.wait_since;
+    span(t.wait, t, t.post_wait ? 0 : t.buf[t.pos].id, t.wait_since, now);
+    t.st = St::Ready;
+    t.ready_at = now;
+    if (t.post_wait) {
+      t.post_wait = false;
+      if (!fetch(t)) thread_done(s, now);
+    }
+  }
+}
+
+void Sm::issue(std::uint32_t slot, Cycle now) {
+  Thread& t = threads_[slot];
+  const Instr in = t.buf[t.pos];
+  Cta& c = ctas_[t.cta_slot];
+  ++c_.issued;
+  ++c_.by_op[static_cast<int>(in.op)];
+  switch (in.op) {
+    case Op::TMA_TENSOR:
+    case Op::TMA_BULK:
+    case Op::TMA_STORE: {
+      if (tma_.full()) return block(slot, SpanKind::WaitTmaQueue, now);
+      TmaOp op = tma_.take_op();
+      op.store = in.op == Op::TMA_STORE;
+      op.tensor = in.op != Op::TMA_BULK;
+      op.thread = slot;
+      op.cta_slot = t.cta_slot;
+      op.id = in.id;
+      op.mc = in.mc;
+      op.map = in.map;
+      if (in.op == Op::TMA_BULK) {
+        bulk_lines(in.gmem, in.count, p_.tma.line_bytes, op.lines);
+        op.tx_bytes = in.count;
+      } else {
+        const trace::TensorMap& m = k_.tmap(in.map);
+        tensor_box_lines(m, in.gmem, p_.tma.dedup, p_.tma.line_bytes, op.lines);
+        op.tx_bytes = m.box_bytes();
+      }
+      if (op.store) {
+        op.group_serial = t.store.open(in.id);
+        Group& g = t.store.at(op.group_serial);
+        ++g.outstanding;
+        ++g.unsent;
+        g.first_start = std::min(g.first_start, now);
+      }
+      ++c.outstanding;
+      tma_.enqueue(std::move(op), now);
+      return advance(slot, now, now + 1);
+    }
+    case Op::MB_WAIT: {
+      if (c.stages[in.id].fills <= t.stage_waits[in.id]) return block(slot, SpanKind::WaitStage, now);
+      ++t.stage_waits[in.id];
+      return advance(slot, now, now + 1);
+    }
+    case Op::ACQUIRE_STAGE: {
+      Stage& s = c.stages[in.id];
+      if (s.releases < arrivals_needed(s)) return block(slot, SpanKind::WaitAcquire, now);
+      ++s.acquires;
+      s.armed = true;
+      s.armed_tx = in.count;
+      check_fill(s);
+      return advance(slot, now, now + 1);
+    }
+    case Op::RELEASE_STAGE: {
+      const std::uint32_t mask = in.mc ? in.mc : 1u << c.rank;
+      for (std::uint32_t r = 0; r < 16; ++r) {
+        if (!(mask >> r & 1)) continue;
+        if (r == c.rank) {
+          ++c.stages[in.id].releases;
+          dirty_ = true;
+        } else if (Sm* peer = host_.sm_of(c.id - c.rank + r)) {
+          peer->remote_release(c.id - c.rank + r, in.id, now + p_.cluster_signal_cycles);
+        } else {
+          ++c_.late_cluster_msgs;
+        }
+      }
+      return advance(slot, now, now + 1);
+    }
+    case Op::TMA_COMMIT:
+      t.store.commit(in.id);
+      t.store.trim();
+      return advance(slot, now, now + 1);
+    case Op::TMA_WAIT:
+      if (t.store.pending(in.id, in.mode != 0) > in.count) return block(slot, SpanKind::WaitTmaStore, now);
+      return advance(slot, now, now + 1);
+    case Op::WGMMA: {
+      if (tc_.full()) return block(slot, SpanKind::WaitWgmmaBuffer, now);
+      const std::uint64_t serial = t.mma.open(in.id);
+      ++t.mma.at(serial).outstanding;
+      tc_.push({slot, serial, tc_.cycles_for(in), tc_.flops_for(in)});
+      ++c.outstanding;
+      return advance(slot, now, now + 1);
+    }
+    case Op::WGMMA_COMMIT: {
+      t.mma.commit(in.id);
+      t.mma.trim();
+      return advance(slot, now, now + 1);
+    }
+    case Op::WGMMA_WAIT:
+      if (t.mma.pending(in.id, false) > in.count) return block(slot, SpanKind::WaitWgmma, now);
+      return advance(slot, now, now + 1);
+    case Op::BAR_ARRIVE:
+      arrive(c, in.id);
+      return advance(slot, now, now + 1);
+    case Op::BAR_WAIT: {
+      if (!t.bar_registered) {
+        Barrier& b = c.bars[in.id];
+        const std::uint32_t need = in.count + 1;
+        if (b.need && b.need != need)
+          throw UserError(fmt::format("{}: BAR_WAIT {} {} while another WarpGroup of CTA {} waits for {} arrivals",
+                                      t.stream ? t.stream->where(t.pc) : "trace", in.id, in.count, c.id, b.need - 1));
+        t.bar_registered = true;
+        b.need = need;
+        b.waiters |= 1ULL << slot;
+        arrive(c, in.id);
+      }
+      if (!t.bar_released) return block(slot, SpanKind::WaitBarrier, now);
+      t.bar_registered = t.bar_released = false;
+      return advance(slot, now, now + 1);
+    }
+    case Op::BUBBLE:
+      c_.bubble_cycles += in.count;
+      span(SpanKind::Bubble, t, 0, now, now + in.count);
+      aeq_.push(now + in.count, AeqKind::ThreadReady, slot);
+      return advance(slot, now, now + in.count);
+    case Op::LDG: {
+      mem::MemReq r;
+      r.line = in.gmem / p_.tma.line_bytes * p_.tma.line_bytes;
+      r.sectors = sector_mask(r.line, in.gmem, in.gmem + in.count, p_.tma.line_bytes);
+      r.tag = kLdgTag | slot;
+      r.sm = id_;
+      r.kind = mem::ReqKind::Load;
+      r.issued = now;
+      bool sent = false;
+      if (!port_blocked_ && ldg_pending_.empty()) {
+        sent = mem_.try_send(r, now);
+        port_blocked_ = !sent;
+      }
+      if (!sent) ldg_pending_.push_back(r);
+      ++c.outstanding;
+      t.ldg_done = false;
+      t.post_wait = true;
+      ++t.pc;
+      ++t.pos;
+      return block(slot, SpanKind::WaitLoad, now);
+    }
+    case Op::kCount: break;
+  }
+  SIMFA_ASSERT(false, fmt::format("sm[{}]", id_), "unknown opcode at cycle {}", now);
+}
+
+// ---- synchronization objects ---------------------------------------------------------------
+
+void Sm::check_fill(Stage& s) {
+  if (s.armed && s.recv_tx >= s.armed_tx) {
+    s.recv_tx -= s.armed_tx;
+    s.armed = false;
+    ++s.fills;
+    dirty_ = true;
+  }
+}
+
+void Sm::deliver_tx(Cta& c, std::uint16_t sid, std::uint64_t bytes) {
+  Stage& s = c.stages[sid];
+  s.recv_tx += bytes;
+  check_fill(s);
+}
+
+void Sm::arrive(Cta& c, std::uint16_t bid) {
+  Barrier& b = c.bars[bid];
+  ++b.count;
+  if (b.need == 0 || b.count < b.need) return;
+  for (std::uint64_t w = b.waiters; w; w &= w - 1) threads_[std::countr_zero(w)].bar_released = true;
+  b.count -= b.need;
+  b.need = 0;
+  b.waiters = 0;
+  dirty_ = true;
+}
+
+Sm::Cta* Sm::find_cta(std::uint32_t id) {
+  for (Cta& c : ctas_)
+    if (c.active && c.id == id) return &c;
+  return nullptr;
+}
+
+void Sm::remote_tx(std::uint32_t cta, std::uint16_t sid, std::uint64_t bytes, Cycle at) {
+  engine_.send(this, kRemoteTx, Payload::of(RemoteMsg{bytes, cta, sid}), at);
+}
+
+void Sm::remote_release(std::uint32_t cta, std::uint16_t sid, Cycle at) {
+  engine_.send(this, kRemoteRelease, Payload::of(RemoteMsg{0, cta, sid}), at);
+}
+
+void Sm::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
+  const auto m = p.as<RemoteMsg>();
+  Cta* c = find_cta(m.cta);
+  if (!c) {
+    ++c_.late_cluster_msgs;
+    return;
+  }
+  if (tag == kRemoteTx) {
+    deliver_tx(*c, m.sid, m.bytes);
+  } else {
+    ++c->stages[m.sid].releases;
+    dirty_ = true;
+  }
+  engine_.wake(this, now);
+}
+
+void Sm::on_response(const mem::MemReq& r, Cycle now) {
+  if (r.tag & kLdgTag) {
+    Thread& t = threads_[r.tag & ~kLdgTag];
+    t.ldg_done = true;
+    --ctas_[t.cta_slot].outstanding;
+    dirty_ = true;
+  } else {
+    tma_.on_response(r, now);
+  }
+  engine_.wake(this, now);
+}
+
+void Sm::on_retry(Cycle now) {
+  port_blocked_ = false;
+  tma_.on_retry(now);
+  engine_.wake(this, now);
+}
+
+void Sm::tma_all_sent(TmaOp& op, Cycle now) {
+  if (op.store) --threads_[op.thread].store.at(op.group_serial).unsent;
+  dirty_ = true;  // queue space freed; store groups may have been read
+}
+
+void Sm::tma_complete(TmaOp& op, Cycle now) {
+  Thread& t = threads_[op.thread];
+  Cta& c = ctas_[op.cta_slot];
+  if (op.store) {
+    Group& g = t.store.at(op.group_serial);
+    --g.outstanding;
+    span(SpanKind::TmaStore, t, op.id, op.issued, now);
+    t.store.trim();
+  } else {
+    const std::uint32_t mask = op.mc ? op.mc : 1u << c.rank;
+    for (std::uint32_t r = 0; r < 16; ++r) {
+      if (!(mask >> r & 1)) continue;
+      if (r == c.rank) deliver_tx(c, op.id, op.tx_bytes);
+      else if (Sm* peer = host_.sm_of(c.id - c.rank + r))
+        peer->remote_tx(c.id - c.rank + r, op.id, op.tx_bytes, now + p_.cluster_multicast_cycles);
+      else
+        ++c_.late_cluster_msgs;
+    }
+    span(SpanKind::TmaLoad, t, op.id, op.issued, now);
+  }
+  --c.outstanding;
+  dirty_ = true;
+}
+
+// ---- threads and CTAs ----------------------------------------------------------------------
+
+void Sm::thread_done(std::uint32_t slot, Cycle now) {
+  Thread& t = threads_[slot];
+  t.st = St::Done;
+  Cta& c = ctas_[t.cta_slot];
+  --c.live_threads;
+  c.finish_at = std::max(c.finish_at, t.ready_at);
+}
+
+void Sm::maybe_retire(std::uint32_t cta_slot, Cycle now) {
+  Cta& c = ctas_[cta_slot];
+  if (c.live_threads != 0 || c.outstanding != 0 || now < c.finish_at) return;
+  for (std::uint32_t s : c.threads) {
+    Thread& t = threads_[s];
+    t.active = false;
+    t.stream.reset();
+  }
+  if (obs_) obs_->span({SpanKind::Cta, id_, 0, 0, c.id, c.start, now});
+  c.active = false;
+  --ctas_live_;
+  smem_used_ -= k_.smem;
+  regs_used_ -= k_.regs;
+  warps_used_ -= (k_.threads + 31) / 32;
+  ++c_.ctas;
+  host_.cta_retired(id_, c.id, now);
+}
+
+void Sm::span(SpanKind k, const Thread& t, std::uint16_t id, Cycle start, Cycle end) {
+  if (obs_) obs_->span({k, id_, t.wg, id, ctas_[t.cta_slot].id, start, end});
+}
+
+// ---- reporting -----------------------------------------------------------------------------
+
+void Sm::finish(Cycle now) {
+  tc_.busy.set(now, false);
+  tma_.finish(now);
+}
+
+void Sm::report_blocked(std::string& out) const {
+  for (std::uint32_t s = 0; s < threads_.size(); ++s) {
+    const Thread& t = threads_[s];
+    if (!t.active || t.st == St::Done) continue;
+    const Cta& c = ctas_[t.cta_slot];
+    std::string where = t.stream ? t.stream->where(t.post_wait ? t.pc - 1 : t.pc) : "end of stream";
+    const Instr& in = t.post_wait ? t.buf[t.pos - 1] : t.buf[t.pos];
+    std::string why = "ready";
+    if (t.st == St::Blocked) {
+      switch (t.wait) {
+        case SpanKind::WaitStage: {
+          const Stage& st = c.stages[in.id];
+          why = fmt::format("waits for fill {} of stage {} (fills completed: {}, bytes armed {} / received {})",
+                            t.stage_waits[in.id] + 1, in.id, st.fills, st.armed ? st.armed_tx : 0, st.recv_tx);
+          break;
+        }
+        case SpanKind::WaitAcquire: {
+          const Stage& st = c.stages[in.id];
+          why = fmt::format("waits for stage {} to be released ({} of {} RELEASE_STAGEs arrived)", in.id,
+                            st.releases, arrivals_needed(st));
+          break;
+        }
+        case SpanKind::WaitBarrier: {
+          const Barrier& b = c.bars[in.id];
+          why = fmt::format("waits on named barrier {} ({} of {} arrivals, counting itself)", in.id, b.count, b.need);
+          break;
+        }
+        case SpanKind::WaitWgmma:
+          why = fmt::format("waits for WGMMA groups <= {} ({} committed groups in flight, allowed {})", in.id,
+                            t.mma.pending(in.id, false), in.count);
+          break;
+        case SpanKind::WaitTmaStore:
+          why = fmt::format("waits for TMA store groups <= {} ({} pending, allowed {})", in.id,
+                            t.store.pending(in.id, in.mode != 0), in.count);
+          break;
+        case SpanKind::WaitTmaQueue: why = "waits for room in the TMA request queue"; break;
+        case SpanKind::WaitWgmmaBuffer: why = "waits for room in the WGMMA issue buffer"; break;
+        case SpanKind::WaitLoad: why = fmt::format("waits for the load of {:#x}", in.gmem); break;
+        default: break;
+      }
+    }
+    out += fmt::format("  sm {} cta {} wg {}{} pc {} at {}: {} -- {}\n", id_, c.id, t.wg,
+                       t.role.empty() ? "" : " (" + t.role + ")", t.post_wait ? t.pc - 1 : t.pc, where,
+                       trace::format(in), why);
+  }
+}
+
+void Sm::register_stats(Stats& s) {
+  const std::string p = fmt::format("gpu.sm[{}]", id_);
+  s.counter(p + ".instructions", &c_.issued, "instructions", "WarpGroup instructions issued");
+  s.counter(p + ".issue_cycles", &c_.issue_cycles, "cycles", "cycles in which the SM issued");
+  s.counter(p + ".ctas", &c_.ctas, "CTAs", "CTAs executed to completion");
+  s.counter(p + ".bubble_cycles", &c_.bubble_cycles, "cycles", "thread-cycles of bubbles (CUDA-core work)");
+  s.counter(p + ".late_cluster_messages", &c_.late_cluster_msgs, "messages",
+            "cluster signals for a CTA no longer resident (dropped)");
+  for (int k = 0; k < static_cast<int>(SpanKind::TmaLoad); ++k) {
+    if (k == static_cast<int>(SpanKind::Bubble)) continue;
+    s.counter(fmt::format("{}.wait_cycles.{}", p, span_name(static_cast<SpanKind>(k))), &c_.wait_cycles[k],
+              "thread-cycles", "thread-cycles blocked on this kind of wait");
+  }
+  s.counter(p + ".tensor.busy_cycles", tc_.busy.raw_total(), "cycles", "cycles the tensor pipe was busy");
+  s.counter(p + ".tensor.wgmmas", &tc_.wgmmas, "instructions", "WGMMAs executed");
+  s.counter(p + ".tensor.flops", &tc_.flops, "FLOP", "tensor FLOPs executed");
+  tma_.register_stats(s, p + ".tma");
+}
+
+}  // namespace simfa::core

@@ -1,0 +1,154 @@
+// TMA unit: request queue -> pipelined setup (one copy enters setup per cycle) -> in-order line
+// generation -> responses. Completion order may differ from issue order.
+#include "core/tma_engine.h"
+
+#include <algorithm>
+
+#include "sim/error.h"
+
+namespace simfa::core {
+
+TmaEngine::TmaEngine(const TmaParams& p, std::uint16_t sm, mem::MemorySystem& mem, Aeq& aeq, TmaClient& client)
+    : p_(p), sm_(sm), mem_(mem), aeq_(aeq), client_(client) {}
+
+TmaOp TmaEngine::take_op() {
+  TmaOp op;
+  if (!spare_lines_.empty()) {
+    op.lines = std::move(spare_lines_.back());
+    spare_lines_.pop_back();
+    op.lines.clear();
+  }
+  return op;
+}
+
+std::uint32_t TmaEngine::enqueue(TmaOp&& op, Cycle now) {
+  std::uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(ops_.size());
+    ops_.emplace_back();
+  }
+  op.issued = now;
+  op.ready_at = kNever;
+  op.sent = op.done = 0;
+  op.in_use = true;
+  ops_[slot] = std::move(op);
+  queue_.push_back(slot);
+  if (ops_[slot].store) ++stores_; else ++loads_;
+  busy_.set(now, true);
+  return slot;
+}
+
+Cycle TmaEngine::setup_latency(const TmaOp& op) {
+  Cycle lat = p_.launch_cycles;
+  if (!op.tensor) return lat;
+  lat += p_.tensormap_setup_cycles;
+  auto it = std::find(desc_cache_.begin(), desc_cache_.end(), op.map);
+  if (it == desc_cache_.end()) {
+    ++desc_misses_;
+    lat += p_.descriptor_miss_cycles;
+    if (desc_cache_.size() >= p_.descriptor_cache_entries) desc_cache_.erase(desc_cache_.begin());
+  } else {
+    desc_cache_.erase(it);
+  }
+  desc_cache_.push_back(op.map);
+  return lat;
+}
+
+void TmaEngine::tick(Cycle now) {
+  // Setup: one copy per cycle enters the setup pipeline. It is visible from the cycle after issue.
+  if (setup_next_ < queue_.size() && last_setup_start_ != now) {
+    TmaOp& op = ops_[queue_[setup_next_]];
+    if (op.issued < now) {
+      op.ready_at = now + setup_latency(op);
+      last_setup_start_ = now;
+      ++setup_next_;
+      aeq_.push(op.ready_at, AeqKind::TmaSetupDone, queue_[setup_next_ - 1]);
+    }
+  }
+  // Generation: the head copy, in order.
+  std::uint32_t budget = p_.lines_per_cycle;
+  while (budget > 0 && !queue_.empty() && !port_blocked_) {
+    const std::uint32_t slot = queue_.front();
+    TmaOp& op = ops_[slot];
+    if (op.ready_at > now) break;
+    while (budget > 0 && op.sent < op.lines.size() && inflight_ < p_.max_inflight_lines) {
+      const LineReq& l = op.lines[op.sent];
+      mem::MemReq r;
+      r.line = l.line;
+      r.sectors = l.sectors;
+      r.tag = slot;
+      r.sm = sm_;
+      r.kind = op.store ? mem::ReqKind::TmaStore : mem::ReqKind::TmaLoad;
+      r.issued = now;
+      if (!mem_.try_send(r, now)) {
+        port_blocked_ = true;
+        ++port_stalls_;
+        break;
+      }
+      ++op.sent;
+      ++inflight_;
+      ++lines_sent_;
+      --budget;
+    }
+    if (op.sent < op.lines.size()) break;
+    // All lines sent: the copy leaves the queue.
+    queue_.pop_front();
+    --setup_next_;
+    client_.tma_all_sent(op, now);
+    if (op.done == op.lines.size()) {  // nothing to wait for (e.g. a box fully outside the tensor)
+      client_.tma_complete(op, now);
+      release(slot);
+    }
+  }
+  if (queue_.empty() && inflight_ == 0) busy_.set(now, false);
+}
+
+void TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
+  SIMFA_ASSERT(r.tag < ops_.size() && ops_[r.tag].in_use, fmt::format("sm[{}].tma", sm_),
+               "response for unknown copy {} at cycle {}", r.tag, now);
+  TmaOp& op = ops_[r.tag];
+  --inflight_;
+  ++op.done;
+  bytes_ += 32ULL * static_cast<unsigned>(__builtin_popcount(r.sectors));
+  if (op.done == op.lines.size() && op.sent == op.lines.size()) {
+    // Still at the queue head only if it has not been popped yet (popped once all lines sent).
+    client_.tma_complete(op, now);
+    release(r.tag);
+  }
+  if (queue_.empty() && inflight_ == 0) busy_.set(now, false);
+}
+
+void TmaEngine::release(std::uint32_t slot) {
+  TmaOp& op = ops_[slot];
+  op.in_use = false;
+  spare_lines_.push_back(std::move(op.lines));
+  op.lines = {};
+  free_.push_back(slot);
+}
+
+Cycle TmaEngine::next_need(Cycle now) const {
+  Cycle t = kNever;
+  if (setup_next_ < queue_.size()) t = now + 1;
+  if (!queue_.empty() && !port_blocked_) {
+    const TmaOp& op = ops_[queue_.front()];
+    // A copy still in setup is woken by its AEQ event.
+    if (op.ready_at <= now && (inflight_ < p_.max_inflight_lines || op.sent == op.lines.size()))
+      t = std::min(t, now + 1);
+  }
+  return t;
+}
+
+void TmaEngine::register_stats(Stats& s, const std::string& prefix) {
+  s.counter(prefix + ".loads", &loads_, "copies", "TMA load copies issued");
+  s.counter(prefix + ".stores", &stores_, "copies", "TMA store copies issued");
+  s.counter(prefix + ".lines", &lines_sent_, "lines", "line requests sent to memory");
+  s.counter(prefix + ".bytes", &bytes_, "bytes", "bytes moved (touched sectors of answered lines)");
+  s.counter(prefix + ".descriptor_misses", &desc_misses_, "copies", "descriptor-cache misses");
+  s.counter(prefix + ".port_stalls", &port_stalls_, "events", "line sends refused by the memory port");
+  s.counter(prefix + ".busy_cycles", busy_.raw_total(), "cycles", "cycles with a copy queued or lines in flight");
+}
+
+}  // namespace simfa::core

@@ -1,0 +1,87 @@
+// The SM's TMA unit (paper §4.3, Fig. 2). Copies wait in a request queue; each starts setup in
+// order, one per cycle: the common launch latency, plus descriptor-cache lookup and TensorMap
+// setup for tensor copies (bulk copies bypass both). The head copy, once set up, generates its
+// line requests at `lines_per_cycle`, bounded by `max_inflight_lines` outstanding, through the
+// SM's memory port (back-pressure stops generation until the port's retry). A copy leaves the
+// queue when all its lines were sent and completes when all responses arrived.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "core/aeq.h"
+#include "core/params.h"
+#include "core/tma_lines.h"
+#include "mem/port.h"
+#include "sim/stats.h"
+
+namespace simfa::core {
+
+struct TmaOp {
+  bool store = false;
+  bool tensor = false;
+  std::uint32_t thread = 0;      // issuing physical thread slot
+  std::uint32_t cta_slot = 0;
+  std::uint16_t id = 0;          // stage (loads) or group (stores)
+  std::uint16_t mc = 0;          // multicast mask (loads)
+  std::uint16_t map = 0;
+  std::uint64_t group_serial = 0;  // stores: the thread's group record
+  std::uint64_t tx_bytes = 0;    // bytes delivered to each destination stage
+  std::vector<LineReq> lines;
+  std::uint32_t sent = 0, done = 0;
+  Cycle issued = 0, ready_at = kNever;
+  bool in_use = false;
+};
+
+// What the TMA unit reports back to its SM.
+class TmaClient {
+ public:
+  virtual ~TmaClient() = default;
+  virtual void tma_all_sent(TmaOp& op, Cycle now) = 0;  // shared memory fully read (stores)
+  virtual void tma_complete(TmaOp& op, Cycle now) = 0;  // every response arrived
+};
+
+class TmaEngine {
+ public:
+  TmaEngine(const TmaParams& p, std::uint16_t sm, mem::MemorySystem& mem, Aeq& aeq, TmaClient& client);
+
+  bool full() const { return queue_.size() >= p_.queue_depth; }
+  // Takes a copy issued at `now` (its lines already generated); returns its slot.
+  std::uint32_t enqueue(TmaOp&& op, Cycle now);
+  TmaOp& op(std::uint32_t slot) { return ops_[slot]; }
+  // A fresh op record whose line vector keeps its capacity (avoids allocation per copy).
+  TmaOp take_op();
+
+  void tick(Cycle now);
+  void on_response(const mem::MemReq& r, Cycle now);
+  void on_retry(Cycle now) { port_blocked_ = false; }
+  // The next cycle this unit needs a tick for its own progress (kNever: waiting on others).
+  Cycle next_need(Cycle now) const;
+  bool idle() const { return queue_.empty() && inflight_ == 0; }
+  void finish(Cycle now) { busy_.set(now, false); }
+
+  void register_stats(Stats& s, const std::string& prefix);
+
+ private:
+  Cycle setup_latency(const TmaOp& op);
+  void release(std::uint32_t slot);
+
+  TmaParams p_;
+  std::uint16_t sm_;
+  mem::MemorySystem& mem_;
+  Aeq& aeq_;
+  TmaClient& client_;
+  std::vector<TmaOp> ops_;
+  std::vector<std::uint32_t> free_;
+  std::deque<std::uint32_t> queue_;  // in issue order
+  std::size_t setup_next_ = 0;       // index in queue_ of the first copy not yet in setup
+  Cycle last_setup_start_ = kNever;
+  std::uint32_t inflight_ = 0;
+  bool port_blocked_ = false;
+  std::vector<std::uint16_t> desc_cache_;  // most recently used last
+  std::vector<std::vector<LineReq>> spare_lines_;
+  BusyTime busy_;
+  std::uint64_t loads_ = 0, stores_ = 0, lines_sent_ = 0, bytes_ = 0, desc_misses_ = 0, port_stalls_ = 0;
+};
+
+}  // namespace simfa::core

@@ -1,0 +1,93 @@
+// Box walk: every row (a run of box[0] contiguous elements) is visited in index order; rows are
+// clipped to the tensor when its base is known; the line list is merged (sort + unique) only when
+// rows were not already produced in strictly ascending, disjoint line order.
+#include "core/tma_lines.h"
+
+#include <algorithm>
+
+namespace simfa::core {
+
+std::uint8_t sector_mask(Addr line, Addr lo, Addr hi, std::uint32_t line_bytes) {
+  const Addr sector = line_bytes / 4;
+  const Addr a = std::max(lo, line), b = std::min(hi, line + line_bytes);
+  if (b <= a) return 0;
+  const unsigned first = static_cast<unsigned>((a - line) / sector);
+  const unsigned last = static_cast<unsigned>((b - 1 - line) / sector);
+  return static_cast<std::uint8_t>(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
+}
+
+namespace {
+
+void row_lines(Addr lo, Addr hi, std::uint32_t line_bytes, std::vector<LineReq>& out) {
+  for (Addr line = lo / line_bytes * line_bytes; line < hi; line += line_bytes)
+    out.push_back({line, sector_mask(line, lo, hi, line_bytes)});
+}
+
+}  // namespace
+
+void bulk_lines(Addr addr, std::uint64_t bytes, std::uint32_t line_bytes, std::vector<LineReq>& out) {
+  if (bytes) row_lines(addr, addr + bytes, line_bytes, out);
+}
+
+void tensor_box_lines(const trace::TensorMap& m, Addr origin, bool dedup, std::uint32_t line_bytes,
+                      std::vector<LineReq>& out) {
+  const int rank = m.rank;
+  // Origin coordinates (only needed to clip against the tensor when the base is known).
+  std::uint64_t coord[trace::kMaxRank] = {};
+  const bool clip = m.base.has_value() && origin >= *m.base;
+  if (clip) {
+    std::uint64_t off = origin - *m.base;
+    for (int d = rank - 1; d >= 1; --d) {
+      coord[d] = off / m.strides[d];
+      off %= m.strides[d];
+    }
+    coord[0] = off / m.esz;
+  }
+  // Inner run, clipped.
+  std::uint64_t inner_lo = 0, inner_hi = m.box[0];
+  if (clip) inner_hi = coord[0] >= m.dims[0] ? 0 : std::min<std::uint64_t>(m.box[0], m.dims[0] - coord[0]);
+  const std::size_t first = out.size();
+  bool ordered = true;
+  std::uint32_t idx[trace::kMaxRank] = {};
+  for (;;) {
+    bool inside = true;
+    Addr row = origin;
+    for (int d = 1; d < rank; ++d) {
+      row += static_cast<Addr>(idx[d]) * m.strides[d];
+      if (clip && coord[d] + idx[d] >= m.dims[d]) inside = false;
+    }
+    if (inside && inner_hi > inner_lo) {
+      const Addr lo = row + inner_lo * m.esz, hi = row + inner_hi * m.esz;
+      if (dedup) {
+        const std::size_t before = out.size();
+        row_lines(lo, hi, line_bytes, out);
+        if (before > first && out[before].line <= out[before - 1].line) ordered = false;
+      } else {
+        for (Addr e = lo; e < hi; e += m.esz) {
+          const Addr line = e / line_bytes * line_bytes;
+          out.push_back({line, sector_mask(line, e, e + m.esz, line_bytes)});
+        }
+      }
+    }
+    int d = 1;
+    for (; d < rank; ++d) {
+      if (++idx[d] < m.box[d]) break;
+      idx[d] = 0;
+    }
+    if (d >= rank) break;
+  }
+  if (dedup && !ordered) {
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+              [](const LineReq& a, const LineReq& b) { return a.line < b.line; });
+    std::size_t w = first;
+    for (std::size_t r = first; r < out.size(); ++r) {
+      if (w > first && out[w - 1].line == out[r].line)
+        out[w - 1].sectors |= out[r].sectors;
+      else
+        out[w++] = out[r];
+    }
+    out.resize(w);
+  }
+}
+
+}  // namespace simfa::core

@@ -1,0 +1,71 @@
+// The interface between the SMs and the GPU memory system: cache-line requests with
+// back-pressure. The core never includes a concrete memory component; the memory system is chosen
+// by configuration (`mem.model`) through make_memory_system().
+//
+// Contract:
+//  - try_send() is called by an SM at cycle `now`; it returns false under back-pressure and then
+//    the memory system calls that SM's MemClient::on_retry() at a later cycle when it can accept
+//    from that SM again (at least once after every refusal).
+//  - Every accepted request gets exactly one response (reads: data returned; writes: the write
+//    acknowledged), delivered through MemClient::on_response() at a cycle >= now + 1, with the
+//    request record unchanged (so `tag` lets the SM find its operation).
+//  - Responses are never refused: the SM reserved room for them before sending.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "sim/types.h"
+
+namespace simfa {
+class Config;
+class Engine;
+class Stats;
+class ParamRegistry;
+}  // namespace simfa
+
+namespace simfa::mem {
+
+enum class ReqKind : std::uint8_t {
+  TmaLoad,   // TMA load into shared memory (bulk or tensor)
+  TmaStore,  // TMA store from shared memory
+  Load,      // ordinary global load (LDG): goes through the SM's L1
+  Store,     // ordinary global store
+};
+
+inline bool is_write(ReqKind k) { return k == ReqKind::TmaStore || k == ReqKind::Store; }
+
+struct MemReq {
+  Addr line = 0;          // line-aligned byte address
+  std::uint32_t tag = 0;  // requester's cookie, returned unchanged
+  std::uint16_t sm = 0;   // requesting SM
+  std::uint8_t sectors = 0xF;  // 32-byte sectors of the line touched (bit i = bytes [32i, 32i+32))
+  ReqKind kind = ReqKind::TmaLoad;
+  Cycle issued = 0;       // cycle the request left the SM
+};
+static_assert(sizeof(MemReq) <= 32);
+
+class MemClient {
+ public:
+  virtual ~MemClient() = default;
+  virtual void on_response(const MemReq& r, Cycle now) = 0;
+  virtual void on_retry(Cycle now) = 0;
+};
+
+class MemorySystem {
+ public:
+  virtual ~MemorySystem() = default;
+  virtual void connect(std::uint16_t sm, MemClient* client) = 0;
+  virtual bool try_send(const MemReq& r, Cycle now) = 0;
+  // Registers this memory system's statistics (including the Nsight Compute names it supports).
+  virtual void register_stats(Stats& s) = 0;
+  // Requests accepted and not yet answered (conservation checks and the end of a run).
+  virtual std::uint64_t in_flight() const = 0;
+  virtual std::uint32_t line_bytes() const = 0;
+};
+
+// Builds the memory system named by `mem.model` for `num_sms` SMs.
+std::unique_ptr<MemorySystem> make_memory_system(const Config& cfg, Engine& engine, int num_sms);
+// Registers every memory-system configuration key.
+void register_mem_params(ParamRegistry& reg);
+
+}  // namespace simfa::mem

@@ -1,0 +1,137 @@
+// The event engine: a deterministic discrete-event kernel with cycle granularity.
+//
+// Two kinds of work happen at a cycle t, in this order:
+//   1. messages: events scheduled for t, in the order they were scheduled (sequence order);
+//      their handlers update component inputs and may wake() components;
+//   2. ticks: every component that asked to run at t, in ascending component id.
+// Contract for ordering and equivalence with the reference (no-skip) mode:
+//   - a message or callback scheduled from cycle `now` is for a cycle >= now + 1;
+//   - wake(c, now) during the tick phase runs c in this phase when c's id is greater than the id
+//     being ticked, otherwise at now + 1 (exactly what ticking everything every cycle does);
+//   - a component's tick() when it has nothing to do must change nothing.
+// In skip mode (the default) idle cycles cost nothing: the engine jumps to the next cycle with a
+// message or a requested tick. In no-skip mode it ticks every component every cycle; both must
+// give identical results, and tests hold them together.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <queue>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sim/types.h"
+
+namespace simfa {
+
+// 32 bytes of trivially copyable payload carried by an event.
+struct Payload {
+  alignas(8) unsigned char bytes[32];
+  template <typename T>
+  static Payload of(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 32, "payload too large");
+    Payload p;
+    std::memcpy(p.bytes, &v, sizeof(T));
+    return p;
+  }
+  template <typename T>
+  T as() const {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 32, "payload too large");
+    T v;
+    std::memcpy(&v, bytes, sizeof(T));
+    return v;
+  }
+};
+
+// Receives messages (events with a payload).
+class EventTarget {
+ public:
+  virtual ~EventTarget() = default;
+  virtual void on_event(std::uint32_t tag, const Payload& p, Cycle now) = 0;
+};
+
+class Engine;
+
+// A clocked component. tick() returns the next cycle at which it needs to run: now + 1 when busy,
+// a later cycle when it sleeps until a known time, or kNever when idle (it is then woken by a
+// message handler calling Engine::wake).
+class Component {
+ public:
+  virtual ~Component() = default;
+  virtual Cycle tick(Cycle now) = 0;
+
+ private:
+  friend class Engine;
+  std::uint32_t id_ = 0;
+  Cycle scheduled_ = kNever;  // pending tick, kNever if none
+  Cycle last_tick_ = kNever;
+};
+
+class Engine {
+ public:
+  explicit Engine(bool skip_idle = true);
+
+  // Registers a component; ids (and so tick order) follow registration order.
+  void add(Component* c);
+  Cycle now() const { return now_; }
+  bool skip_idle() const { return skip_; }
+
+  // Schedules a message for target at cycle t (t >= now + 1; t == now is allowed only before run()).
+  void send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t);
+  // Requests a tick of c at cycle t >= now (see the ordering contract above).
+  void wake(Component* c, Cycle t);
+
+  // Runs until `done()` returns true after a cycle. Returns false when nothing can ever happen
+  // again (no message pending and no component wants a tick) while `done()` is still false: the
+  // caller reports a deadlock. `limit` stops the run (returning false) past that cycle.
+  bool run(const std::function<bool()>& done, Cycle limit = kNever);
+
+  std::uint64_t events_processed() const { return events_; }
+  std::uint64_t ticks_processed() const { return ticks_; }
+
+ private:
+  struct Msg {
+    EventTarget* target;
+    std::uint32_t tag;
+    Payload p;
+  };
+  struct Far {
+    Cycle t;
+    std::uint64_t seq;
+    Msg m;
+    bool operator>(const Far& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+  };
+  struct FarTick {
+    Cycle t;
+    std::uint32_t id;
+    bool operator>(const FarTick& o) const { return t != o.t ? t > o.t : id > o.id; }
+  };
+  static constexpr Cycle kSlots = 1024;  // power of two: the near-future calendar wheel
+  struct Slot {
+    std::vector<Msg> msgs;
+    std::vector<std::uint32_t> ticks;
+  };
+
+  void migrate_far();
+  Cycle next_busy_cycle() const;
+  void process_cycle(Cycle t);
+  void mark(Cycle t) { bitmap_[(t & (kSlots - 1)) >> 6] |= 1ULL << (t & 63); }
+
+  bool skip_;
+  Cycle now_ = 0;
+  bool started_ = false;
+  bool in_tick_phase_ = false;
+  std::uint32_t ticking_id_ = 0;
+  std::vector<Component*> comps_;
+  std::vector<Slot> wheel_;
+  std::uint64_t bitmap_[kSlots / 64] = {};
+  std::size_t wheel_count_ = 0;
+  std::priority_queue<Far, std::vector<Far>, std::greater<>> far_;
+  std::priority_queue<FarTick, std::vector<FarTick>, std::greater<>> far_ticks_;
+  std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> phase_;
+  std::uint64_t seq_ = 0;
+  std::uint64_t events_ = 0, ticks_ = 0;
+};
+
+}  // namespace simfa

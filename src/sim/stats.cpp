@@ -1,0 +1,56 @@
+// Stats registry: a flat vector of named entries, written out in registration order.
+#include "sim/stats.h"
+
+#include <map>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/error.h"
+
+namespace simfa {
+
+void Stats::counter(std::string name, const std::uint64_t* value, std::string unit, std::string doc) {
+  entries_.push_back({std::move(name), std::move(unit), std::move(doc), value, {}});
+}
+
+void Stats::formula(std::string name, std::function<double()> f, std::string unit, std::string doc) {
+  entries_.push_back({std::move(name), std::move(unit), std::move(doc), nullptr, std::move(f)});
+}
+
+bool Stats::has(const std::string& name) const {
+  for (const auto& e : entries_)
+    if (e.name == name) return true;
+  return false;
+}
+
+double Stats::value(const std::string& name) const {
+  for (const auto& e : entries_)
+    if (e.name == name) return e.counter ? static_cast<double>(*e.counter) : e.formula();
+  throw InternalError("unknown stat " + name);
+}
+
+nlohmann::ordered_json Stats::values_json() const {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& e : entries_) {
+    if (e.counter)
+      j[e.name] = *e.counter;
+    else
+      j[e.name] = e.formula();
+  }
+  return j;
+}
+
+nlohmann::json Stats::docs_json() const {
+  static const std::regex idx(R"(\[[0-9]+\])");
+  std::map<std::string, nlohmann::json> out;
+  for (const auto& e : entries_) {
+    std::string pat = std::regex_replace(e.name, idx, "[*]");
+    if (!out.count(pat)) out[pat] = {{"unit", e.unit}, {"doc", e.doc}};
+  }
+  nlohmann::json j = nlohmann::json::object();
+  for (auto& [k, v] : out) j[k] = v;
+  return j;
+}
+
+}  // namespace simfa

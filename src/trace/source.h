@@ -1,0 +1,94 @@
+// Where the simulator gets its instructions from. A TraceSource describes a kernel and opens one
+// CTA at a time, when the dispatcher places it on an SM; each WarpGroup's instructions arrive
+// through an InstrStream that may be backed by a file, a vector, or a generator that synthesizes
+// them on the fly (so a huge trace never has to exist in memory or on disk).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trace/isa.h"
+
+namespace simfa::trace {
+
+// One logical thread's instructions, consumed in order, once.
+class InstrStream {
+ public:
+  virtual ~InstrStream() = default;
+  // Writes up to `max` next instructions to `out`; returns how many (0 only at the end).
+  virtual std::size_t read(Instr* out, std::size_t max) = 0;
+  // Where the index-th instruction of this stream came from ("a.sft:120"), for reports.
+  virtual std::string where(std::uint64_t index) const;
+};
+
+struct WgProgram {
+  std::string role;  // "producer", "consumer", ... (informational: reports and timelines)
+  std::unique_ptr<InstrStream> stream;
+};
+
+struct CtaProgram {
+  std::uint32_t id = 0;
+  std::vector<WgProgram> wgs;
+};
+
+class TraceSource {
+ public:
+  virtual ~TraceSource() = default;
+  virtual const KernelInfo& kernel() const = 0;
+  // WarpGroups of CTA `cta`, known before it is opened (admission needs the count).
+  virtual std::uint32_t wgs_per_cta(std::uint32_t cta) const = 0;
+  // Opens CTA `cta` (0 <= cta < kernel().ctas). Called once per CTA, in dispatch order.
+  virtual CtaProgram open(std::uint32_t cta) = 0;
+  // True when instructions from this source were already validated (files: by the reader).
+  // Otherwise the core validates each instruction as it fetches it.
+  virtual bool prevalidated() const { return false; }
+};
+
+// An instruction stream over a vector, optionally with source locations.
+class VectorStream final : public InstrStream {
+ public:
+  explicit VectorStream(std::vector<Instr> code, std::string origin = "",
+                        std::vector<std::uint32_t> lines = {})
+      : code_(std::move(code)), origin_(std::move(origin)), lines_(std::move(lines)) {}
+  std::size_t read(Instr* out, std::size_t max) override;
+  std::string where(std::uint64_t index) const override;
+
+ private:
+  std::vector<Instr> code_;
+  std::size_t pos_ = 0;
+  std::string origin_;
+  std::vector<std::uint32_t> lines_;
+};
+
+// A whole trace held in memory: what the file reader produces and what tests build by hand.
+struct WgData {
+  std::uint32_t index = 0;
+  std::string role;
+  std::vector<Instr> code;
+  std::vector<std::uint32_t> lines;  // source line of each instruction (empty when built in code)
+  std::string file;
+};
+
+struct CtaData {
+  std::uint32_t id = 0;
+  std::vector<WgData> wgs;
+};
+
+class MemoryTrace final : public TraceSource {
+ public:
+  KernelInfo info;
+  std::vector<CtaData> ctas;  // sorted by id, ids 0..n-1 after finalize()
+  bool validated = false;
+
+  const KernelInfo& kernel() const override { return info; }
+  std::uint32_t wgs_per_cta(std::uint32_t cta) const override;
+  CtaProgram open(std::uint32_t cta) override;
+  bool prevalidated() const override { return validated; }
+
+  // Sorts CTAs, fills defaults (ctas, threads), checks ids and every instruction; throws
+  // UserError with file:line on the first problem. Sets `validated`.
+  void finalize();
+};
+
+}  // namespace simfa::trace

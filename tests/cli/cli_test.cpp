@@ -1,0 +1,106 @@
+// The command line: exit codes (0 ok, 2 bad input, 3 deadlock), messages, JSON output.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Out {
+  int rc;
+  std::string text;  // stdout and stderr
+};
+
+Out simfa(const std::string& args) {
+  const std::string cmd = std::string(SIMFA_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string text;
+  std::array<char, 4096> buf{};
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) text.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WEXITSTATUS(status), text};
+}
+
+std::string temp_file(const std::string& name, const std::string& content) {
+  auto path = std::filesystem::temp_directory_path() / ("simfa_cli_" + name);
+  std::ofstream(path) << content;
+  return path.string();
+}
+
+const std::string kExample = std::string(SIMFA_SOURCE_DIR) + "/examples/traces/pingpong.sft";
+
+TEST(Cli, HelpAndVersion) {
+  EXPECT_EQ(simfa("--help").rc, 0);
+  EXPECT_EQ(simfa("--version").rc, 0);
+}
+
+TEST(Cli, UnknownSubcommandIsAUserError) { EXPECT_EQ(simfa("frobnicate").rc, 2); }
+
+TEST(Cli, TraceRunPrintsSummaryAndWritesJson) {
+  const std::string json = (std::filesystem::temp_directory_path() / "simfa_cli_out.json").string();
+  Out o = simfa("trace run " + kExample + " --json " + json);
+  ASSERT_EQ(o.rc, 0) << o.text;
+  EXPECT_NE(o.text.find("cycles"), std::string::npos);
+  EXPECT_NE(o.text.find("tensor pipe busy"), std::string::npos);
+  std::ifstream in(json);
+  auto j = nlohmann::json::parse(in);
+  EXPECT_GT(j["cycles"].get<double>(), 0);
+  EXPECT_TRUE(j["config"].contains("tma.launch_cycles"));
+  EXPECT_TRUE(j["stats"].contains("gpu.sm[0].tensor.busy_cycles"));
+  // The reference mode gives the same result.
+  Out n = simfa("trace run " + kExample + " --no-skip");
+  ASSERT_EQ(n.rc, 0) << n.text;
+  EXPECT_EQ(o.text.substr(0, o.text.find("simulation")), n.text.substr(0, n.text.find("simulation")));
+}
+
+TEST(Cli, MissingFileAndMalformedTraceAreUserErrors) {
+  Out o = simfa("trace run /nonexistent/x.sft");
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_NE(o.text.find("/nonexistent/x.sft: no such file or directory"), std::string::npos) << o.text;
+  const auto bad = temp_file("bad.sft", "SIMFA_TRACE 1\nKERNEL\nCTA 0\nWG 0\nWGMMA 0 0 0 64 7 16 f16 1 SS 0 0\n");
+  Out b = simfa("trace run " + bad);
+  EXPECT_EQ(b.rc, 2);
+  EXPECT_NE(b.text.find("bad.sft:5: WGMMA: WGMMA N = 7 is not supported"), std::string::npos) << b.text;
+}
+
+TEST(Cli, BadConfigurationIsAUserError) {
+  Out o = simfa("trace run " + kExample + " --set tma.launch_cycle=3");
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_NE(o.text.find("did you mean 'tma.launch_cycles'"), std::string::npos) << o.text;
+  Out g = simfa("trace run " + kExample + " --gpu h900");
+  EXPECT_EQ(g.rc, 2);
+  EXPECT_NE(g.text.find("h800-pcie"), std::string::npos) << g.text;
+  const auto toml = temp_file("bad.toml", "preset = \"h800\"\n[tma]\nlaunch_cycles = \"soon\"\n");
+  Out f = simfa("trace run " + kExample + " --gpu " + toml);
+  EXPECT_EQ(f.rc, 2);
+  EXPECT_NE(f.text.find("bad.toml:3: tma.launch_cycles = 'soon'"), std::string::npos) << f.text;
+}
+
+TEST(Cli, MissingReleaseEndsWithExitCode3AndTheWaiterReport) {
+  const auto t = temp_file("deadlock.sft",
+                           "SIMFA_TRACE 1\nKERNEL stages=1 stage_arrivals=1\nCTA 0\nWG 0 role=producer\n"
+                           "ACQUIRE_STAGE 0\nACQUIRE_STAGE 0\nWG 1 role=consumer\nMB_WAIT 0\n");
+  Out o = simfa("trace run " + t);
+  EXPECT_EQ(o.rc, 3) << o.text;
+  EXPECT_NE(o.text.find("deadlock"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("deadlock.sft:6: ACQUIRE_STAGE 0 -- waits for stage 0 to be released"), std::string::npos)
+      << o.text;
+}
+
+TEST(Cli, ConfigShowListsKeysWithUnitsAndSources) {
+  Out o = simfa("config show --gpu h800-pcie");
+  ASSERT_EQ(o.rc, 0) << o.text;
+  EXPECT_NE(o.text.find("gpu.clock"), std::string::npos);
+  EXPECT_NE(o.text.find("1755MHz"), std::string::npos);
+  EXPECT_NE(o.text.find("source: paper Table 2"), std::string::npos);
+  Out j = simfa("config show --json --set tma.launch_cycles=41");
+  ASSERT_EQ(j.rc, 0);
+  EXPECT_EQ(nlohmann::json::parse(j.text)["tma.launch_cycles"], 41);
+}
+
+}  // namespace

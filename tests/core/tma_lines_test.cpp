@@ -1,0 +1,82 @@
+// TMA address generation.
+#include <gtest/gtest.h>
+
+#include "core/tma_lines.h"
+
+namespace simfa::core {
+namespace {
+
+trace::TensorMap map2d(std::uint64_t d0, std::uint64_t d1, std::uint64_t stride, std::uint32_t b0, std::uint32_t b1,
+                       std::uint32_t esz = 2) {
+  trace::TensorMap m;
+  m.rank = 2;
+  m.dims = {d0, d1};
+  m.strides = {esz, stride};
+  m.box = {b0, b1};
+  m.esz = esz;
+  return m;
+}
+
+TEST(TmaLines, SectorMask) {
+  EXPECT_EQ(sector_mask(0, 0, 128, 128), 0xF);
+  EXPECT_EQ(sector_mask(0, 32, 64, 128), 0x2);
+  EXPECT_EQ(sector_mask(128, 100, 200, 128), 0x7);  // bytes 128..199 of line 128: sectors 0-2
+}
+
+TEST(TmaLines, Fa3KTileHalfIsOneLinePerRow) {
+  // 64 (d) x 176 rows of FP16 with a 256-byte row stride (D = 128): 176 distinct full lines.
+  std::vector<LineReq> out;
+  tensor_box_lines(map2d(128, 8192, 256, 64, 176), 0x10000, true, 128, out);
+  ASSERT_EQ(out.size(), 176u);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    EXPECT_EQ(out[i].line, 0x10000 + i * 256);
+    EXPECT_EQ(out[i].sectors, 0xF);
+  }
+}
+
+TEST(TmaLines, OverlappingRowsAreMerged) {
+  std::vector<LineReq> out;
+  tensor_box_lines(map2d(32, 16, 64, 16, 4), 0, true, 128, out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0], (LineReq{0, 0x5}));
+  EXPECT_EQ(out[1], (LineReq{128, 0x5}));
+}
+
+TEST(TmaLines, NoDedupIsOneRequestPerElement) {
+  std::vector<LineReq> out;
+  tensor_box_lines(map2d(32, 16, 64, 16, 4), 0, false, 128, out);
+  EXPECT_EQ(out.size(), 64u);
+}
+
+TEST(TmaLines, RowsOutsideTheTensorAreNotFetched) {
+  auto m = map2d(64, 10, 128, 64, 8);
+  m.base = 0x1000;
+  std::vector<LineReq> out;
+  // Origin at row 6: rows 6..9 exist, 10..13 are zero-filled.
+  tensor_box_lines(m, 0x1000 + 6 * 128, true, 128, out);
+  EXPECT_EQ(out.size(), 4u);
+}
+
+TEST(TmaLines, ThreeDimensionalBox) {
+  trace::TensorMap m;
+  m.rank = 3;
+  m.dims = {64, 8, 4};
+  m.strides = {4, 256, 4096};
+  m.box = {32, 2, 2};  // 128-byte rows
+  m.esz = 4;
+  std::vector<LineReq> out;
+  tensor_box_lines(m, 0, true, 128, out);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[2].line, 4096u);
+}
+
+TEST(TmaLines, BulkCopyPartialLines) {
+  std::vector<LineReq> out;
+  bulk_lines(96, 64, 128, out);  // bytes 96..159
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0], (LineReq{0, 0x8}));
+  EXPECT_EQ(out[1], (LineReq{128, 0x1}));
+}
+
+}  // namespace
+}  // namespace simfa::core

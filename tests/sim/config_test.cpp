@@ -1,0 +1,81 @@
+// Configuration: descriptors, presets, overrides and their errors.
+#include <gtest/gtest.h>
+
+#include "sim/config.h"
+#include "sim/error.h"
+
+namespace simfa {
+namespace {
+
+ParamRegistry reg() {
+  ParamRegistry r;
+  r.add({"gpu.clock", ParamType::Frequency, "1830MHz", "Hz", "clock", "test", 1e6, 1e10});
+  r.add({"tma.launch_cycles", ParamType::Int, "40", "cycles", "launch", "test", 0, 1000});
+  r.add({"l2.size", ParamType::Size, "50MiB", "bytes", "L2", "test", 1, 1e12});
+  r.add({"sm.scheduler", ParamType::Enum, "gto", "", "policy", "test", 0, 0, {"gto", "lrr"}});
+  r.add({"tma.dedup", ParamType::Bool, "true", "", "dedup", "test"});
+  return r;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Config, DefaultsAndTypedAccess) {
+  auto r = reg();
+  Config c(r);
+  EXPECT_DOUBLE_EQ(c.f("gpu.clock"), 1.83e9);
+  EXPECT_EQ(c.i("tma.launch_cycles"), 40);
+  EXPECT_EQ(c.u("l2.size"), 50u * 1024 * 1024);
+  EXPECT_EQ(c.s("sm.scheduler"), "gto");
+  EXPECT_TRUE(c.b("tma.dedup"));
+  EXPECT_EQ(c.origin("gpu.clock"), "default");
+}
+
+TEST(Config, UnknownKeySuggests) {
+  auto r = reg();
+  Config c(r);
+  auto e = error_of([&] { c.apply_assignment("tma.launch_cycle=3"); });
+  EXPECT_NE(e.find("unknown configuration key 'tma.launch_cycle'"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'tma.launch_cycles'"), std::string::npos) << e;
+}
+
+TEST(Config, TypeAndRangeErrorsNameTheKey) {
+  auto r = reg();
+  Config c(r);
+  EXPECT_NE(error_of([&] { c.set("tma.launch_cycles", "lots", "--set"); }).find("--set: tma.launch_cycles = 'lots'"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { c.set("tma.launch_cycles", "5000", "--set"); }).find("out of range"), std::string::npos);
+  EXPECT_NE(error_of([&] { c.set("sm.scheduler", "fifo", "--set"); }).find("gto, lrr"), std::string::npos);
+  EXPECT_NE(error_of([&] { c.set("gpu.clock", "12MB", "--set"); }).find("frequency"), std::string::npos);
+  EXPECT_NE(error_of([&] { c.apply_assignment("novalue"); }).find("key=value"), std::string::npos);
+}
+
+TEST(Config, TomlFlattensAndReportsLines) {
+  auto r = reg();
+  Config c(r);
+  c.load_toml_text("[gpu]\nclock = \"1755MHz\"\n[tma]\nlaunch_cycles = 50\n", "x.toml");
+  EXPECT_DOUBLE_EQ(c.f("gpu.clock"), 1.755e9);
+  EXPECT_EQ(c.i("tma.launch_cycles"), 50);
+  EXPECT_EQ(c.origin("tma.launch_cycles"), "x.toml:4");
+  auto e = error_of([&] { c.load_toml_text("[tma]\nlaunch_cycles = \"x\"\n", "y.toml"); });
+  EXPECT_NE(e.find("y.toml:2"), std::string::npos) << e;
+  auto e2 = error_of([&] { c.load_toml_text("[tma\n", "z.toml"); });
+  EXPECT_NE(e2.find("z.toml:1"), std::string::npos) << e2;
+  EXPECT_NE(e2.find("invalid TOML"), std::string::npos) << e2;
+}
+
+TEST(Config, UnknownPresetListsPresets) {
+  auto r = reg();
+  Config c(r);
+  auto e = error_of([&] { c.load_gpu("h9000"); });
+  EXPECT_NE(e.find("neither a built-in preset"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace simfa
