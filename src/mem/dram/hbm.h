@@ -1,0 +1,48 @@
+// HbmDram: the Dram of dram.h as an array of Channel components behind one address mapping.
+// Tests and benchmarks build it from DramParams directly; the simulator uses make_dram().
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "mem/dram/channel.h"
+#include "mem/dram/clock.h"
+#include "mem/dram/dram.h"
+#include "mem/dram/mapping.h"
+#include "mem/dram/params.h"
+#include "mem/dram/scheduler.h"
+
+namespace simfa::mem {
+
+class HbmDram final : public Dram {
+ public:
+  HbmDram(const DramParams& p, Engine& engine, DramClient* client);
+  HbmDram(const HbmDram&) = delete;  // the channels keep references to params and clock
+  HbmDram& operator=(const HbmDram&) = delete;
+  bool try_enqueue(const DramReq& r, Cycle now) override;
+  void register_stats(Stats& s) override;
+  std::uint64_t in_flight() const override;
+  double peak_bytes_per_core_cycle() const override;
+  Cycle unloaded_read_latency() const override;
+  std::uint32_t channel_of(Addr line) const override { return map_.map(line).channel; }
+  std::uint32_t num_channels() const override { return p_.channels; }
+
+  const DramParams& params() const { return p_; }
+  const AddressMapping& mapping() const { return map_; }
+  const ClockDomain& clock() const { return clk_; }
+  Channel& channel(std::uint32_t i) { return *channels_[i]; }
+  // Logs every command of every channel into `log` (tests); nullptr stops.
+  void set_command_log(std::vector<CmdRecord>* log);
+  // Totals over channels (tests, benchmarks).
+  ChannelCounters totals() const;
+
+ private:
+  DramParams p_;
+  ClockDomain clk_;
+  AddressMapping map_;
+  std::unique_ptr<DramScheduler> sched_;
+  Engine& engine_;
+  std::vector<std::unique_ptr<Channel>> channels_;
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace simfa::mem

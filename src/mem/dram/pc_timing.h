@@ -1,0 +1,57 @@
+// Timing state of one pseudo-channel: per bank (open row, earliest ACT/PRE/RD/WR), per bank group
+// (tCCD_L, tRRD_L, tWTR_L), per pseudo-channel (tCCD_S, tRRD_S, tWTR_S, bus turnaround, tFAW,
+// refresh). earliest() is the first cycle at which a command satisfies every constraint, so a
+// command at earliest() - 1 would violate one: tests hold each constraint tight to the cycle.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "mem/dram/command.h"
+#include "mem/dram/timing.h"
+
+namespace simfa::mem {
+
+inline constexpr std::uint32_t kNoRow = 0xFFFFFFFFu;
+
+struct BankState {
+  std::uint32_t open_row = kNoRow;
+  std::uint32_t columns_since_act = 0;  // column commands since the row was opened
+  DCycle next_act = 0, next_pre = 0, next_rd = 0, next_wr = 0;
+};
+
+class PcTiming {
+ public:
+  PcTiming(const DramTiming& t, std::uint32_t bank_groups, std::uint32_t banks_per_group);
+
+  // First DRAM cycle at which `c` to `bank` satisfies the timing constraints (REFab: bank ignored;
+  // it also requires every bank closed, which the caller checks with all_closed()).
+  DCycle earliest(Cmd c, std::uint32_t bank) const;
+  // Records `c` issued at cycle `at`; the caller has checked earliest(c, bank) <= at and the row
+  // state (ACT to a closed bank, RD/WR/PRE to an open one).
+  void issue(Cmd c, std::uint32_t bank, std::uint32_t row, DCycle at);
+
+  const BankState& bank(std::uint32_t b) const { return banks_[b]; }
+  std::uint32_t num_banks() const { return static_cast<std::uint32_t>(banks_.size()); }
+  std::uint32_t group_of(std::uint32_t bank) const { return bank / banks_per_group_; }
+  bool all_closed() const { return open_banks_ == 0; }
+  std::uint64_t open_mask() const { return open_banks_; }
+  const DramTiming& timing() const { return t_; }
+
+ private:
+  struct GroupState {
+    DCycle next_act = 0, next_rd = 0, next_wr = 0;
+  };
+  static void raise(DCycle& v, DCycle x) { v = v < x ? x : v; }
+
+  DramTiming t_;
+  std::uint32_t banks_per_group_;
+  std::vector<BankState> banks_;
+  std::vector<GroupState> groups_;
+  DCycle next_act_ = 0, next_rd_ = 0, next_wr_ = 0, next_ref_ = 0;
+  std::array<DCycle, 4> act_window_{};  // last four ACT cycles, ring buffer (tFAW)
+  std::uint32_t acts_ = 0;              // ACTs issued (how much of the ring is valid)
+  std::uint64_t open_banks_ = 0;        // bit b set while bank b has an open row
+};
+
+}  // namespace simfa::mem
