@@ -1,0 +1,255 @@
+"""simfa: cycle-level simulation of FlashAttention-3 on Hopper GPUs, and its analytic model.
+
+The analytic model (paper §3 and its extensions; docs/analytic-model.md) runs in C++ and takes
+numpy arrays for vectorised sweeps::
+
+    import numpy as np, simfa
+    r = simfa.analyze(model="llama3-405b", gpu="h800", seqlen=np.arange(16384, 65537, 8192))
+    r["dram_bytes"], r["regime"], r.latency_us
+
+Keywords mirror the flags of ``simfa analyze`` (``seqlen_q`` is ``--seqlen-q``) and go through
+the same validation; a bad value raises ValueError with the same message as the command line.
+"""
+from __future__ import annotations
+
+import json as _json
+import numbers as _numbers
+
+import numpy as _np
+
+from . import _simfa
+
+__all__ = [
+    "GpuSpec", "Results", "DEFAULT_FIELDS", "analyze", "gpu", "gpu_presets", "config", "config_keys", "models",
+    "fa3_tiles", "fields", "run",
+]
+
+GpuSpec = _simfa.GpuSpec
+
+# The outputs analyze() returns unless `fields` says otherwise: the resolved lengths and the
+# issue's main quantities. Every output array costs memory to fill, which dominates sweeps of
+# millions of points; fields="all" returns everything simfa.fields() lists.
+DEFAULT_FIELDS = ("flops", "l2_bytes", "dram_ideal_bytes", "dram_real_bytes", "dram_bytes",
+                  "waves", "regime", "r_traffic", "intensity", "latency_us")
+
+_SHAPE_FIELDS = ("batch", "seqlen_q", "seqlen_kv", "heads_kv", "group", "head_dim", "causal")
+
+
+def _all_fields():
+    return list(_SHAPE_FIELDS) + [f[0] for f in _simfa.fields()]
+
+
+# Keywords that accept numbers or numpy arrays (broadcast together).
+_ARRAY_KEYS = ("batch", "seqlen", "seqlen_q", "seqlen_kv", "heads_kv", "group", "head_dim",
+               "tile_m", "tile_n", "occupancy", "num_sms", "splits", "l2_effective_mib")
+
+
+def _flag(key):
+    return "--" + key.replace("_", "-")
+
+
+class Results(dict):
+    """The model's outputs: a dict of numpy arrays (or scalars for scalar inputs) that also
+    allows attribute access (``r.dram_bytes``). ``simfa.fields()`` documents every key."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __dir__(self):
+        return list(self.keys()) + list(super().__dir__())
+
+
+def _sets(set):
+    """--set overrides as a list of "key=value" strings."""
+    if set is None:
+        return []
+    if isinstance(set, str):
+        return [set]
+    if isinstance(set, dict):
+        return [f"{k}={v}" for k, v in set.items()]
+    try:
+        items = list(set)
+    except TypeError:
+        raise ValueError(f"set (--set): expected a dict, a 'key=value' string or a list of them, "
+                         f"got {set!r}") from None
+    for s in items:
+        if not isinstance(s, str):
+            raise ValueError(f"set (--set): expected 'key=value' strings, got {s!r}")
+    return items
+
+
+def gpu(name="h800", set=None):
+    """The GpuSpec of a preset (``gpu_presets()``) or TOML file, after ``set`` overrides
+    (a dict {key: value} or a list of "key=value" strings, like ``--set``)."""
+    return _gpu_spec(name, set)
+
+
+def _gpu_spec(name, set):
+    if not isinstance(name, str):
+        raise ValueError(f"gpu (--gpu): expected a preset name, a file name or a GpuSpec, "
+                         f"got {name!r}")
+    return _simfa.gpu_spec(name, _sets(set))
+
+
+def gpu_presets():
+    """Names of the built-in GPU presets."""
+    return list(_simfa.gpu_presets())
+
+
+def config(gpu="h800", set=None):
+    """The fully resolved configuration {key: value} of a GPU preset or file."""
+    return _json.loads(_simfa.config_json(gpu, _sets(set)))
+
+
+def config_keys():
+    """Every configuration key: list of dicts with key, default, unit, doc and source."""
+    return [dict(zip(("key", "default", "unit", "doc", "source"), t)) for t in _simfa.config_keys()]
+
+
+def models():
+    """The Llama-3 presets of the paper's Table 6: {name: {hidden, heads_q, heads_kv, group,
+    head_dim}}."""
+    return dict(_simfa.models())
+
+
+def fa3_tiles(head_dim, dtype="fp16", causal=False):
+    """FA3's tile configuration (kBlockM, kBlockN, ...) for a head dimension and data type."""
+    return dict(_simfa.fa3_tiles(_int_scalar("head_dim", head_dim), dtype, bool(causal)))
+
+
+def fields():
+    """The output fields of ``analyze``: list of dicts with name, unit, doc."""
+    shape_docs = dict(batch="B", seqlen_q="L", seqlen_kv="S", heads_kv="H_KV", group="G",
+                      head_dim="D", causal="causal mask")
+    return ([dict(name=k, unit="", doc=f"resolved input: {d}") for k, d in shape_docs.items()] +
+            [dict(name=n, unit=u, doc=d) for n, u, d, _ in _simfa.fields()])
+
+
+def _int_scalar(key, v):
+    if isinstance(v, bool) or not isinstance(v, _numbers.Integral):
+        raise ValueError(f"{key} ({_flag(key)}): expected an integer, got {v!r}")
+    return int(v)
+
+
+def _numeric_array(key, v):
+    if isinstance(v, (str, bytes)):
+        raise ValueError(f"{key} ({_flag(key)}): expected a number or an array of numbers, "
+                         f"got {v!r}")
+    try:
+        a = _np.asarray(v)
+    except Exception:  # ragged lists and the like
+        raise ValueError(f"{key} ({_flag(key)}): expected a number or an array of numbers") from None
+    if a.dtype == bool or not (_np.issubdtype(a.dtype, _np.integer) or
+                               _np.issubdtype(a.dtype, _np.floating)):
+        raise ValueError(f"{key} ({_flag(key)}): expected a number or an array of numbers, "
+                         f"got {v!r}" if a.ndim == 0 else
+                         f"{key} ({_flag(key)}): expected numbers, got an array of {a.dtype}")
+    return a
+
+
+def analyze(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seqlen_kv=None,
+            heads_kv=None, group=None, head_dim=None, dtype="fp16", causal=False, gpu="h800",
+            set=None, kernel="fa3", tile_m=None, tile_n=None, occupancy=None, num_sms=None,
+            l2_effective_mib=None, splits="auto", pack_gqa="auto", fields=None):
+    """Evaluate the analytic model.
+
+    Workload (the flags of ``simfa run``): ``model`` (llama3-8b/70b/405b: heads and head_dim of
+    paper Table 6; "none" to give ``heads_kv``, ``group``, ``head_dim`` yourself, which also
+    override a preset); ``batch``; ``seqlen`` (L, and S unless ``seqlen_kv`` is given; 6144 when
+    no length is given) or ``seqlen_q``; ``seqlen_kv``; ``dtype`` (fp16, bf16, fp8_e4m3);
+    ``causal``.
+    GPU: ``gpu`` (preset name, TOML file or a GpuSpec) and ``set`` overrides.
+    Model knobs: ``kernel`` (fa3 or cutile), ``tile_m``, ``tile_n``, ``occupancy``, ``num_sms``,
+    ``l2_effective_mib``, ``splits`` ("auto" or an integer), ``pack_gqa`` ("auto", "on", "off").
+
+    Every numeric keyword and ``causal`` accept numpy arrays; all arrays broadcast together and
+    every output has their broadcast shape. ``fields`` selects the outputs: None for
+    DEFAULT_FIELDS, "all" for everything, or a list of names (``simfa.fields()`` documents them,
+    plus the resolved batch, seqlen_q, seqlen_kv, heads_kv, group, head_dim and causal).
+    Returns a Results dict (attribute access allowed).
+    """
+    given = dict(batch=batch, seqlen=seqlen, seqlen_q=seqlen_q, seqlen_kv=seqlen_kv,
+                 heads_kv=heads_kv, group=group, head_dim=head_dim, tile_m=tile_m,
+                 tile_n=tile_n, occupancy=occupancy, num_sms=num_sms,
+                 l2_effective_mib=l2_effective_mib)
+    if isinstance(splits, str):
+        if splits != "auto":
+            raise ValueError(f"splits (--splits): expected 'auto' or an integer, got {splits!r}")
+    else:
+        given["splits"] = splits
+    if isinstance(pack_gqa, bool):
+        pack_gqa = "on" if pack_gqa else "off"
+    if not isinstance(pack_gqa, str):
+        raise ValueError(f"pack_gqa (--pack-gqa): expected 'auto', 'on', 'off' or a bool, "
+                         f"got {pack_gqa!r}")
+    for key, v in (("dtype", dtype), ("kernel", kernel)):
+        if not isinstance(v, str):
+            raise ValueError(f"{key} ({_flag(key)}): expected a string, got {v!r}")
+    if model is not None and not isinstance(model, str):
+        raise ValueError(f"model (--model): expected a preset name or 'none', got {model!r}")
+    if model in (None, "none"):
+        model = ""
+    if seqlen is None and seqlen_q is None and seqlen_kv is None:
+        given["seqlen"] = 6144  # simfa run's default
+
+    arrays = {k: _numeric_array(k, v) for k, v in given.items() if v is not None}
+    causal_a = _np.asarray(causal)
+    if causal_a.dtype != bool and not _np.issubdtype(causal_a.dtype, _np.integer):
+        raise ValueError(f"causal (--causal): expected a bool or an array of bools, got {causal!r}")
+    arrays["causal"] = causal_a
+    try:
+        shape = _np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        dims = ", ".join(f"{k} {a.shape}" for k, a in arrays.items() if a.ndim)
+        raise ValueError(f"analyze: the array arguments do not broadcast together: {dims}") from None
+    n = int(_np.prod(shape, dtype=_np.int64))
+    flat = {}
+    for k, a in arrays.items():
+        dt = _np.uint8 if k == "causal" else _np.float64
+        flat[k] = _np.ascontiguousarray(_np.broadcast_to(a.astype(dt, copy=False), shape).reshape(-1))
+
+    if isinstance(gpu, GpuSpec):
+        if set is not None:
+            raise ValueError("set (--set): give overrides with a preset name, not with a GpuSpec "
+                             "(change the GpuSpec's attributes instead)")
+        spec = gpu
+    else:
+        spec = _gpu_spec(gpu, set)
+    if fields is None:
+        wanted = list(DEFAULT_FIELDS)
+    elif isinstance(fields, str):
+        wanted = _all_fields() if fields == "all" else [fields]
+    else:
+        wanted = list(fields)
+    for f in wanted:
+        if not isinstance(f, str):
+            raise ValueError(f"fields: expected field names, got {f!r}")
+    raw = _simfa.analyze_batch(spec, model, dtype, kernel, pack_gqa, flat, n, wanted)
+
+    out = Results()
+    for k, v in raw.items():
+        if k.endswith("__names"):
+            continue
+        if k + "__names" in raw:
+            # An object array of the two or three interned names: 8 bytes a point instead of
+            # a fixed-width unicode array's 36.
+            v = _np.array(raw[k + "__names"], dtype=object)[v]
+        elif k == "causal":
+            v = v.astype(bool)
+        v = v.reshape(shape)
+        out[k] = v.item() if shape == () else v
+    return out
+
+
+# -----------------------------------------------------------------------------------------------
+# SIMULATOR: `run` is bound by the simulator's owner in python/src/module.cpp (see "SIMULATOR
+# BINDINGS GO HERE"); until then it raises NotImplementedError.
+# -----------------------------------------------------------------------------------------------
+def run(*args, **kwargs):
+    """Run the cycle-level simulator (not bound yet in this build)."""
+    if hasattr(_simfa, "run"):
+        return _simfa.run(*args, **kwargs)
+    raise NotImplementedError("simfa.run: the simulator is not bound into the Python module yet")

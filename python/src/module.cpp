@@ -1,0 +1,267 @@
+// The `simfa._simfa` extension: the analytic model over numpy arrays, GPU presets and
+// configurations, model presets and FA3 tiles. simfa/__init__.py wraps it with keyword checks
+// and numpy broadcasting. UserError becomes ValueError, InternalError RuntimeError.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/run.h"
+#include "model/analysis.h"
+#include "model/fields.h"
+#include "model/inputs.h"
+#include "sim/config.h"
+#include "sim/error.h"
+
+namespace py = pybind11;
+using namespace simfa;
+
+namespace {
+
+// The resolved shape fields analyze_batch can return besides model::result_fields().
+const char* const kShapeKeys[] = {"batch", "seqlen_q", "seqlen_kv", "heads_kv",
+                                  "group", "head_dim", "causal"};
+
+using F64 = py::array_t<double, py::array::c_style | py::array::forcecast>;
+using U8 = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>;
+
+Config make_cfg(const std::string& gpu, const std::vector<std::string>& sets) {
+  return make_config(gpu, sets);
+}
+
+// Evaluates n points. `arrays` maps input keywords to 1-D float64 arrays of length n (already
+// broadcast); absent keywords take their defaults. Returns {field: array}; text fields (regime,
+// bound) come back as uint8 codes with their names in "<field>__names".
+py::dict analyze_batch(const model::GpuSpec& gpu, const std::string& model_name,
+                       const std::string& dtype, const std::string& kernel,
+                       const std::string& pack_gqa, const py::dict& arrays, std::size_t n,
+                       const std::vector<std::string>& wanted) {
+  model::PointContext ctx;
+  ctx.preset = model_name.empty() ? nullptr : &spec::find_model(model_name);
+  ctx.dtype = spec::parse_dtype(dtype, "dtype (--dtype)");
+  ctx.kernel = model::parse_kernel(kernel, "kernel (--kernel)");
+  ctx.pack_gqa = model::parse_pack_gqa(pack_gqa, "pack_gqa (--pack-gqa)");
+
+  struct In {
+    const char* key;
+    std::optional<double> model::PointInputs::*member;
+    const double* data = nullptr;
+  };
+  std::vector<In> ins = {
+      {"batch", &model::PointInputs::batch},         {"seqlen", &model::PointInputs::seqlen},
+      {"seqlen_q", &model::PointInputs::seqlen_q},   {"seqlen_kv", &model::PointInputs::seqlen_kv},
+      {"heads_kv", &model::PointInputs::heads_kv},   {"group", &model::PointInputs::group},
+      {"head_dim", &model::PointInputs::head_dim},   {"tile_m", &model::PointInputs::tile_m},
+      {"tile_n", &model::PointInputs::tile_n},       {"occupancy", &model::PointInputs::occupancy},
+      {"num_sms", &model::PointInputs::num_sms},     {"splits", &model::PointInputs::splits},
+      {"l2_effective_mib", &model::PointInputs::l2_effective_mib},
+  };
+  std::vector<F64> keep;  // owns converted arrays while we read them
+  for (auto& in : ins) {
+    if (!arrays.contains(in.key)) continue;
+    F64 a = F64::ensure(arrays[in.key]);
+    if (!a || a.ndim() != 1 || std::size_t(a.shape(0)) != n)
+      throw InternalError(std::string("analyze_batch: bad array for ") + in.key);
+    in.data = a.data();
+    keep.push_back(std::move(a));
+  }
+  const std::uint8_t* causal = nullptr;
+  U8 causal_arr;
+  if (arrays.contains("causal")) {
+    causal_arr = U8::ensure(arrays["causal"]);
+    if (!causal_arr || causal_arr.ndim() != 1 || std::size_t(causal_arr.shape(0)) != n)
+      throw InternalError("analyze_batch: bad array for causal");
+    causal = causal_arr.data();
+  }
+
+  const auto fields = model::result_fields();
+  std::vector<F64> num_out;
+  std::vector<U8> txt_out;
+  std::vector<double*> num_ptr(fields.size(), nullptr);
+  std::vector<std::uint8_t*> txt_ptr(fields.size(), nullptr);
+  // Only the wanted outputs are allocated: filling fresh memory dominates large sweeps.
+  auto want = [&](std::string_view name) {
+    for (const auto& w : wanted)
+      if (w == name) return true;
+    return false;
+  };
+  for (const auto& w : wanted) {
+    bool ok = model::find_result_field(w) != nullptr;
+    for (const char* k : kShapeKeys) ok |= w == k;
+    if (!ok) throw UserError("fields: unknown field '" + w + "' (see simfa.fields())");
+  }
+  std::vector<std::size_t> sel;  // wanted result fields, in table order
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    if (!want(fields[f].name)) continue;
+    sel.push_back(f);
+    if (fields[f].text) {
+      txt_out.emplace_back(py::ssize_t(n));
+      txt_ptr[f] = txt_out.back().mutable_data();
+    } else {
+      num_out.emplace_back(py::ssize_t(n));
+      num_ptr[f] = num_out.back().mutable_data();
+    }
+  }
+  std::vector<bool> is_regime(fields.size());
+  for (std::size_t f = 0; f < fields.size(); ++f)
+    is_regime[f] = std::string_view(fields[f].name) == "regime";
+  // The resolved shape of every point, when wanted.
+  std::vector<py::array_t<std::int64_t>> shape_out(7);
+  std::int64_t* shape_ptr[7] = {};
+  for (int k = 0; k < 7; ++k) {
+    if (!want(kShapeKeys[k])) continue;
+    shape_out[std::size_t(k)] = py::array_t<std::int64_t>(py::ssize_t(n));
+    shape_ptr[k] = shape_out[std::size_t(k)].mutable_data();
+  }
+  bool have_shape = false;
+  for (auto* p : shape_ptr) have_shape |= p != nullptr;
+  {
+    py::gil_scoped_release release;
+    model::PointInputs in;
+    spec::AttentionShape shape;
+    model::ModelOptions opt;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (const auto& x : ins)
+        if (x.data) in.*(x.member) = x.data[i];
+      in.causal = causal ? causal[i] != 0 : false;
+      model::resolve_point(in, ctx, shape, opt);
+      const model::Result r = model::analyze(shape, gpu, opt);
+      // Text fields as codes: regime (0 ideal, 1 realistic), bound (0 compute, 1 l2, 2 dram).
+      for (std::size_t f : sel) {
+        if (num_ptr[f])
+          num_ptr[f][i] = fields[f].number(r);
+        else
+          txt_ptr[f][i] = is_regime[f] ? std::uint8_t(r.regime) : std::uint8_t(r.bound);
+      }
+      if (have_shape) {
+        const std::int64_t v[7] = {shape.batch,    shape.seqlen_q, shape.seqlen_kv,
+                                   shape.heads_kv, shape.group,    shape.head_dim,
+                                   shape.causal ? 1 : 0};
+        for (int k = 0; k < 7; ++k)
+          if (shape_ptr[k]) shape_ptr[k][i] = v[k];
+      }
+    }
+  }
+  py::dict out;
+  for (int k = 0; k < 7; ++k)
+    if (shape_ptr[k]) out[kShapeKeys[k]] = shape_out[std::size_t(k)];
+  std::size_t ni = 0, ti = 0;
+  for (std::size_t f : sel) {
+    const auto& fd = fields[f];
+    if (fd.text) {
+      out[fd.name] = txt_out[ti++];
+      py::list names;
+      if (std::string_view(fd.name) == "regime")
+        names = py::cast(std::vector<std::string>{"ideal", "realistic"});
+      else
+        names = py::cast(std::vector<std::string>{"compute", "l2", "dram"});
+      out[(std::string(fd.name) + "__names").c_str()] = names;
+    } else {
+      out[fd.name] = num_out[ni++];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_simfa, m) {
+  m.doc() = "simfa native core: analytic model of FlashAttention, GPU presets (see simfa/__init__.py)";
+
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const UserError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const DeadlockError& e) {
+      PyErr_SetString(PyExc_RuntimeError, (std::string(e.what()) + "\n" + e.report()).c_str());
+    } catch (const InternalError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  py::class_<model::GpuSpec>(m, "GpuSpec", "GPU facts the analytic model uses")
+      .def(py::init<>())
+      .def_readwrite("name", &model::GpuSpec::name)
+      .def_readwrite("num_sms", &model::GpuSpec::num_sms)
+      .def_readwrite("clock_hz", &model::GpuSpec::clock_hz)
+      .def_readwrite("l2_bytes", &model::GpuSpec::l2_bytes)
+      .def_readwrite("l2_partitions", &model::GpuSpec::l2_partitions)
+      .def_readwrite("l2_effective_bytes", &model::GpuSpec::l2_effective_bytes)
+      .def_readwrite("l2_bytes_per_cycle", &model::GpuSpec::l2_bytes_per_cycle)
+      .def_readwrite("dram_bytes_per_s", &model::GpuSpec::dram_bytes_per_s)
+      .def_readwrite("flops_per_cycle_16bit", &model::GpuSpec::flops_per_cycle_16bit)
+      .def_readwrite("flops_per_cycle_fp8", &model::GpuSpec::flops_per_cycle_fp8)
+      .def("effective_l2", &model::GpuSpec::effective_l2)
+      .def("validate", &model::GpuSpec::validate)
+      .def("__repr__", [](const model::GpuSpec& g) {
+        return "GpuSpec(name='" + g.name + "', num_sms=" + std::to_string(g.num_sms) +
+               ", l2_bytes=" + std::to_string(g.l2_bytes) + ", dram_bytes_per_s=" +
+               std::to_string(g.dram_bytes_per_s) + ")";
+      });
+
+  m.def("gpu_spec",
+        [](const std::string& gpu, const std::vector<std::string>& sets) {
+          return model::GpuSpec::from_config(make_cfg(gpu, sets), gpu);
+        },
+        py::arg("gpu"), py::arg("sets") = std::vector<std::string>{},
+        "GpuSpec of a preset (h800, h100, h200, h800-pcie) or TOML file, after key=value overrides");
+  m.def("config_json",
+        [](const std::string& gpu, const std::vector<std::string>& sets) {
+          return make_cfg(gpu, sets).to_json().dump();
+        },
+        py::arg("gpu"), py::arg("sets") = std::vector<std::string>{});
+  m.def("gpu_presets", &gpu_preset_names);
+  m.def("config_keys", [] {
+    py::list out;
+    for (const auto& d : param_registry().all())
+      out.append(py::make_tuple(d.key, d.default_text, d.unit, d.doc, d.source));
+    return out;
+  });
+  m.def("models", [] {
+    py::dict out;
+    for (const auto& p : spec::model_presets()) {
+      py::dict d;
+      d["hidden"] = p.hidden;
+      d["heads_q"] = p.heads_q;
+      d["heads_kv"] = p.heads_kv;
+      d["group"] = p.group;
+      d["head_dim"] = p.head_dim;
+      out[p.name.c_str()] = d;
+    }
+    return out;
+  });
+  m.def("find_model", [](const std::string& name) { return spec::find_model(name).name; });
+  m.def("fa3_tiles",
+        [](std::int64_t head_dim, const std::string& dtype, bool causal) {
+          const auto t = spec::fa3_default_tiles(head_dim, spec::parse_dtype(dtype, "dtype"), causal);
+          py::dict d;
+          d["tile_m"] = t.tile_m;
+          d["tile_n"] = t.tile_n;
+          d["consumer_wgs"] = t.consumer_wgs;
+          d["pv_rs"] = t.pv_rs;
+          d["stages"] = t.stages;
+          d["ctas_per_sm"] = t.ctas_per_sm;
+          d["cluster_eligible"] = t.cluster_eligible;
+          d["source"] = t.source;
+          return d;
+        },
+        py::arg("head_dim"), py::arg("dtype") = "fp16", py::arg("causal") = false);
+  m.def("fields", [] {
+    py::list out;
+    for (const auto& f : model::result_fields())
+      out.append(py::make_tuple(f.name, f.unit, f.doc, f.text));
+    return out;
+  });
+  m.def("analyze_batch", &analyze_batch, py::arg("gpu"), py::arg("model"), py::arg("dtype"),
+        py::arg("kernel"), py::arg("pack_gqa"), py::arg("arrays"), py::arg("n"), py::arg("fields"));
+
+  // ---------------------------------------------------------------------------------------
+  // SIMULATOR BINDINGS GO HERE: `run` (the cycle-level simulator) is bound by its owner, e.g.
+  //   m.def("run", ...);  // trace or workload -> RunResult as a dict
+  // simfa/__init__.py forwards simfa.run to _simfa.run once it exists.
+  // ---------------------------------------------------------------------------------------
+}
