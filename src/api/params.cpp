@@ -2,6 +2,8 @@
 #include "api/run.h"
 #include "core/params.h"
 #include "mem/port.h"
+#include "model/gpu_spec.h"
+#include "workload/params.h"
 
 namespace simfa {
 
@@ -10,6 +12,8 @@ const ParamRegistry& param_registry() {
     ParamRegistry r;
     core::register_core_params(r);
     mem::register_mem_params(r);
+    workload::register_workload_params(r);
+    model::register_model_params(r);
     return r;
   }();
   return reg;

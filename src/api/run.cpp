@@ -82,6 +82,7 @@ RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions
   r.sim_cycles_per_s = wall > 0 ? static_cast<double>(g.cycles) / wall : 0;
   r.ctas = g.ctas;
   r.events = g.events;
+  r.ticks = g.ticks;
   stats.formula("gpu.cycles", [c = g.cycles] { return static_cast<double>(c); }, "cycles",
                 "kernel duration in SM cycles");
   stats.formula("gpu__time_duration.sum", [ns = r.latency_us * 1e3] { return ns; }, "ns",
@@ -99,6 +100,8 @@ nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
   j["ctas"] = r.ctas;
   j["sim_wall_s"] = r.sim_wall_s;
   j["sim_cycles_per_s"] = r.sim_cycles_per_s;
+  j["sim_events"] = r.events;
+  j["sim_ticks"] = r.ticks;
   j["config"] = cfg.to_json();
   j["stats"] = r.stats;
   j["stat_docs"] = r.stat_docs;

@@ -37,7 +37,8 @@ struct RunResult {
   double sim_wall_s = 0;
   double sim_cycles_per_s = 0;
   std::uint64_t ctas = 0;
-  std::uint64_t events = 0;
+  std::uint64_t events = 0;  // engine messages processed
+  std::uint64_t ticks = 0;   // component ticks processed
   nlohmann::ordered_json stats;  // {name: value}
   nlohmann::json stat_docs;      // {name pattern: {unit, doc}}
   double stat(const std::string& name) const;  // 0 when absent

@@ -5,6 +5,6 @@
 namespace simfa::cli {
 void add_trace_commands(CLI::App& app);
 void add_config_commands(CLI::App& app);
-// Lets the workload library add `simfa trace gen` under `simfa trace` (no-op until it exists).
-void add_trace_gen_hook(CLI::App& trace);
+void add_run_command(CLI::App& app);             // cmd_run.cpp
+void add_trace_gen_command(CLI::App& trace);     // cmd_trace_gen.cpp
 }  // namespace simfa::cli

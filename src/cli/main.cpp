@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/model_flags.h"
 #include "sim/error.h"
 
 int main(int argc, char** argv) {
@@ -13,6 +14,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "simfa 0.1.0");
   simfa::cli::add_trace_commands(app);
   simfa::cli::add_config_commands(app);
+  simfa::cli::add_run_command(app);
+  simfa::cli::add_analyze_command(app);
+  simfa::cli::add_plot_command(app);
   try {
     try {
       app.parse(argc, argv);

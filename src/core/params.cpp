@@ -32,6 +32,21 @@ void register_core_params(ParamRegistry& r) {
   r.add({"sm.cluster_signal_cycles", T::Int, "148", "cycles",
          "delay of a RELEASE_STAGE arrival on a peer CTA's barrier",
          "Luo et al. DSMEM: remote 181 - local 33 cycles (hardware.md)", 1, 1e6});
+  // CUDA-core unit throughputs (the bubble formula of paper §5.2 uses them).
+  r.add({"sm.fp32_ops_per_cycle", ParamType::Int, "128", "ops/cycle",
+         "FP32 CUDA-core operations per SM per cycle (one per lane of the 4 x 32 FP32 units)",
+         "paper §5.2 (128 threads, 1 FP32 op per cycle); NVIDIA H100 whitepaper: 128 FP32 cores per SM",
+         1, 1e6, {}});
+  r.add({"sm.fp16_ops_per_cycle", ParamType::Int, "256", "ops/cycle",
+         "packed FP16 / conversion operations per SM per cycle",
+         "paper §5.2 (FP32-to-FP16 conversion at 256 ops/cycle)", 1, 1e6, {}});
+  r.add({"sm.mufu_ops_per_cycle", ParamType::Int, "16", "ops/cycle",
+         "special-function (MUFU: exp2) operations per SM per cycle",
+         "paper §5.2 and FA3 paper (Shah et al. 2024): 16 ops/SM/cycle = 3.9 TFLOPS on H100 SXM5", 1,
+         1e6, {}});
+  r.add({"sm.smem_bytes_per_cycle", ParamType::Int, "128", "bytes/cycle",
+         "shared-memory bandwidth per SM (32 banks x 4 bytes), used for the STSM epilogue bubble",
+         "NVIDIA CUDA programming guide: 32 banks of 4 bytes per cycle", 1, 1e6, {}});
   r.add({"tma.launch_cycles", T::Int, "40", "cycles", "common launch latency of every TMA copy",
          "paper §4.3 (TMAU patent split of the 170-cycle TMA overhead)", 0, 1e6});
   r.add({"tma.tensormap_setup_cycles", T::Int, "130", "cycles", "TensorMap setup latency, tensor copies only",

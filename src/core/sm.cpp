@@ -80,6 +80,7 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
   auto cs = std::find_if(ctas_.begin(), ctas_.end(), [](const Cta& c) { return !c.active; });
   SIMFA_ASSERT(cs != ctas_.end(), fmt::format("sm[{}]", id_), "no CTA slot at cycle {}", now);
   const auto cta_slot = static_cast<std::uint32_t>(cs - ctas_.begin());
+  live_ctas_.insert(std::lower_bound(live_ctas_.begin(), live_ctas_.end(), cta_slot), cta_slot);
   Cta& c = *cs;
   c = Cta{};
   c.active = true;
@@ -97,6 +98,7 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
       throw UserError(fmt::format("CTA {} has {} WarpGroups but KERNEL threads={} reserves room for fewer", prog.id,
                                   prog.wgs.size(), k_.threads));
     const auto slot = static_cast<std::uint32_t>(ts - threads_.begin());
+    live_threads_.insert(std::lower_bound(live_threads_.begin(), live_threads_.end(), slot), slot);
     Thread& t = *ts;
     t.mma.clear();
     t.store.clear();
@@ -113,6 +115,7 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
     t.post_wait = t.bar_registered = t.bar_released = t.ldg_done = false;
     t.age = next_age_++;
     t.stage_waits.assign(k_.stages, 0);
+    t.stage_releases.assign(k_.stages, 0);
     c.threads.push_back(slot);
     ++c.live_threads;
     if (!fetch(t)) thread_done(slot, now);
@@ -169,35 +172,43 @@ Cycle Sm::tick(Cycle now) {
   }
   // 5. Issue may have satisfied other waits (they issue from the next cycle on).
   if (dirty_) recheck(now);
-  for (std::uint32_t i = 0; i < ctas_.size(); ++i)
-    if (ctas_[i].active) maybe_retire(i, now);
+  for (std::size_t i = live_ctas_.size(); i-- > 0;) maybe_retire(live_ctas_[i], now);
   // 6. When do we need to run again?
   Cycle next = aeq_.next();
-  for (const Thread& t : threads_)
-    if (t.active && t.st == St::Ready) next = std::min(next, std::max(t.ready_at, now + 1));
+  for (std::uint32_t s : live_threads_) {
+    const Thread& t = threads_[s];
+    if (t.st == St::Ready) next = std::min(next, std::max(t.ready_at, now + 1));
+  }
   next = std::min(next, tma_.next_need(now));
   if (tc_.startable() || (!ldg_pending_.empty() && !port_blocked_)) next = std::min(next, now + 1);
-  for (const Cta& c : ctas_)
-    if (c.active && c.live_threads == 0 && c.outstanding == 0) next = std::min(next, std::max(c.finish_at, now + 1));
+  for (std::uint32_t i : live_ctas_) {
+    const Cta& c = ctas_[i];
+    if (c.live_threads == 0 && c.outstanding == 0) next = std::min(next, std::max(c.finish_at, now + 1));
+  }
   return next;
 }
 
 int Sm::select(Cycle now, std::uint64_t picked) {
-  const int n = static_cast<int>(threads_.size());
-  auto ok = [&](int s) { return !(picked >> s & 1) && eligible(threads_[s], now); };
+  auto ok = [&](std::uint32_t s) { return !(picked >> s & 1) && eligible(threads_[s], now); };
   int chosen = -1;
   if (p_.sched == SchedPolicy::Gto) {
-    if (last_ >= 0 && ok(last_)) {
+    if (last_ >= 0 && ok(static_cast<std::uint32_t>(last_))) {
       chosen = last_;
     } else {
-      for (int s = 0; s < n; ++s)
-        if (ok(s) && (chosen < 0 || threads_[s].age < threads_[chosen].age)) chosen = s;
+      for (std::uint32_t s : live_threads_)
+        if (ok(s) && (chosen < 0 || threads_[s].age < threads_[chosen].age)) chosen = static_cast<int>(s);
     }
   } else {
-    for (int i = 1; i <= n; ++i) {
-      const int s = (last_ + i + n) % n;
+    // Loose round robin: the first eligible slot after the last one chosen, wrapping around.
+    const std::size_t n = live_threads_.size();
+    const auto start = static_cast<std::size_t>(
+        std::upper_bound(live_threads_.begin(), live_threads_.end(), last_,
+                         [](int v, std::uint32_t e) { return v < static_cast<int>(e); }) -
+        live_threads_.begin());
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t s = live_threads_[(start + i) % n];
       if (ok(s)) {
-        chosen = s;
+        chosen = static_cast<int>(s);
         break;
       }
     }
@@ -246,7 +257,7 @@ bool Sm::satisfied(const Thread& t) const {
   switch (t.wait) {
     case SpanKind::WaitTmaQueue: return !tma_.full();
     case SpanKind::WaitWgmmaBuffer: return !tc_.full();
-    case SpanKind::WaitStage: return c.stages[in.id].fills > t.stage_waits[in.id];
+    case SpanKind::WaitStage: return c.stages[in.id].fills > t.consumed(in.id);
     case SpanKind::WaitAcquire: return c.stages[in.id].releases >= arrivals_needed(c.stages[in.id]);
     case SpanKind::WaitBarrier: return t.bar_released;
     case SpanKind::WaitWgmma: return t.mma.pending(in.id, false) <= in.count;
@@ -257,9 +268,9 @@ bool Sm::satisfied(const Thread& t) const {
 
 void Sm::recheck(Cycle now) {
   dirty_ = false;
-  for (std::uint32_t s = 0; s < threads_.size(); ++s) {
+  for (std::uint32_t s : live_threads_) {
     Thread& t = threads_[s];
-    if (!t.active || t.st != St::Blocked || !satisfied(t)) continue;
+    if (t.st != St::Blocked || !satisfied(t)) continue;
     c_.wait_cycles[static_cast<int>(t.wait)] += now - t.wait_since;
     span(t.wait, t, t.post_wait ? 0 : t.buf[t.pos].id, t.wait_since, now);
     t.st = St::Ready;
@@ -310,8 +321,9 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       return advance(slot, now, now + 1);
     }
     case Op::MB_WAIT: {
-      if (c.stages[in.id].fills <= t.stage_waits[in.id]) return block(slot, SpanKind::WaitStage, now);
-      ++t.stage_waits[in.id];
+      const std::uint64_t phase = t.consumed(in.id);
+      if (c.stages[in.id].fills <= phase) return block(slot, SpanKind::WaitStage, now);
+      t.stage_waits[in.id] = phase + 1;
       return advance(slot, now, now + 1);
     }
     case Op::ACQUIRE_STAGE: {
@@ -324,6 +336,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       return advance(slot, now, now + 1);
     }
     case Op::RELEASE_STAGE: {
+      ++t.stage_releases[in.id];
       const std::uint32_t mask = in.mc ? in.mc : 1u << c.rank;
       for (std::uint32_t r = 0; r < 16; ++r) {
         if (!(mask >> r & 1)) continue;
@@ -533,7 +546,9 @@ void Sm::maybe_retire(std::uint32_t cta_slot, Cycle now) {
     Thread& t = threads_[s];
     t.active = false;
     t.stream.reset();
+    live_threads_.erase(std::lower_bound(live_threads_.begin(), live_threads_.end(), s));
   }
+  live_ctas_.erase(std::lower_bound(live_ctas_.begin(), live_ctas_.end(), cta_slot));
   if (obs_) obs_->span({SpanKind::Cta, id_, 0, 0, c.id, c.start, now});
   c.active = false;
   --ctas_live_;
@@ -568,7 +583,7 @@ void Sm::report_blocked(std::string& out) const {
         case SpanKind::WaitStage: {
           const Stage& st = c.stages[in.id];
           why = fmt::format("waits for fill {} of stage {} (fills completed: {}, bytes armed {} / received {})",
-                            t.stage_waits[in.id] + 1, in.id, st.fills, st.armed ? st.armed_tx : 0, st.recv_tx);
+                            t.consumed(in.id) + 1, in.id, st.fills, st.armed ? st.armed_tx : 0, st.recv_tx);
           break;
         }
         case SpanKind::WaitAcquire: {

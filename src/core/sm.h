@@ -103,7 +103,10 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
     bool bar_registered = false, bar_released = false, ldg_done = false;
     std::uint64_t age = 0;
     GroupList mma, store;
-    std::vector<std::uint64_t> stage_waits;
+    // Phases of each stage this thread has consumed: MB_WAITs passed and RELEASE_STAGEs issued. A
+    // consumer that releases a phase without waiting on it (FA3's second consumer WG) has consumed it.
+    std::vector<std::uint64_t> stage_waits, stage_releases;
+    std::uint64_t consumed(std::uint16_t sid) const { return std::max(stage_waits[sid], stage_releases[sid]); }
   };
   struct Stage {
     std::uint64_t acquires = 0, releases = 0, fills = 0, armed_tx = 0, recv_tx = 0;
@@ -162,6 +165,8 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   TmaEngine tma_;
   std::vector<Thread> threads_;
   std::vector<Cta> ctas_;
+  // Slots in use, ascending (the hot loops visit only these).
+  std::vector<std::uint32_t> live_threads_, live_ctas_;
   std::uint32_t ctas_live_ = 0;
   std::uint64_t smem_used_ = 0, regs_used_ = 0, warps_used_ = 0;
   int last_ = -1;

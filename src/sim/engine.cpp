@@ -4,6 +4,7 @@
 // stay in scheduling order.
 #include "sim/engine.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "sim/error.h"
@@ -15,6 +16,7 @@ Engine::Engine(bool skip_idle) : skip_(skip_idle), wheel_(kSlots) {}
 void Engine::add(Component* c) {
   c->id_ = static_cast<std::uint32_t>(comps_.size());
   comps_.push_back(c);
+  phase_.resize((comps_.size() + 63) / 64, 0);
 }
 
 void Engine::send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t) {
@@ -35,7 +37,7 @@ void Engine::wake(Component* c, Cycle t) {
     if (c->id_ > ticking_id_) {
       if (c->scheduled_ != now_) {
         c->scheduled_ = now_;
-        phase_.push(c->id_);
+        phase_[c->id_ >> 6] |= 1ULL << (c->id_ & 63);  // the scan ahead of ticking_id_ finds it
       }
       return;
     }
@@ -108,33 +110,41 @@ void Engine::process_cycle(Cycle t) {
   wheel_count_ -= s.msgs.size();
   s.msgs.clear();
   // 2. Ticks in ascending component id.
-  for (std::uint32_t id : s.ticks)
-    if (comps_[id]->scheduled_ == t) phase_.push(id);
+  if (skip_) {
+    for (std::uint32_t id : s.ticks)
+      if (comps_[id]->scheduled_ == t) phase_[id >> 6] |= 1ULL << (id & 63);
+  } else {
+    for (std::uint32_t id = 0; id < comps_.size(); ++id) phase_[id >> 6] |= 1ULL << (id & 63);
+  }
   wheel_count_ -= s.ticks.size();
   s.ticks.clear();
   bitmap_[(t & (kSlots - 1)) >> 6] &= ~(1ULL << (t & 63));
-  if (!skip_)
-    for (std::uint32_t id = 0; id < comps_.size(); ++id) phase_.push(id);
   in_tick_phase_ = true;
-  while (!phase_.empty()) {
-    const std::uint32_t id = phase_.top();
-    phase_.pop();
-    Component* c = comps_[id];
-    if (c->last_tick_ == t) continue;
-    if (skip_ && c->scheduled_ != t) continue;
-    c->last_tick_ = t;
-    ticking_id_ = id;
-    if (c->scheduled_ == t) c->scheduled_ = kNever;
-    const Cycle next = c->tick(t);
-    ++ticks_;
-    if (next != kNever) {
-      SIMFA_ASSERT(next > t, "engine", "component {} asked for cycle {} at cycle {}", id, next, t);
-      in_tick_phase_ = false;  // a self-requested future tick is an ordinary wake
-      wake(c, next);
-      in_tick_phase_ = true;
+  for (std::size_t w = 0; w < phase_.size(); ++w) {
+    // The word is re-read after each tick: a tick may wake a higher id of this word.
+    while (phase_[w]) {
+      const auto id = static_cast<std::uint32_t>(w << 6 | static_cast<std::size_t>(std::countr_zero(phase_[w])));
+      phase_[w] &= phase_[w] - 1;
+      tick_one(id, t);
     }
   }
   in_tick_phase_ = false;
+}
+
+void Engine::tick_one(std::uint32_t id, Cycle t) {
+  Component* c = comps_[id];
+  if (c->last_tick_ == t || (skip_ && c->scheduled_ != t)) return;
+  c->last_tick_ = t;
+  ticking_id_ = id;
+  if (c->scheduled_ == t) c->scheduled_ = kNever;
+  const Cycle next = c->tick(t);
+  ++ticks_;
+  if (next != kNever) {
+    SIMFA_ASSERT(next > t, "engine", "component {} asked for cycle {} at cycle {}", id, next, t);
+    in_tick_phase_ = false;  // a self-requested future tick is an ordinary wake
+    wake(c, next);
+    in_tick_phase_ = true;
+  }
 }
 
 bool Engine::run(const std::function<bool()>& done, Cycle limit) {

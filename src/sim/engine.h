@@ -116,6 +116,7 @@ class Engine {
   void migrate_far();
   Cycle next_busy_cycle() const;
   void process_cycle(Cycle t);
+  void tick_one(std::uint32_t id, Cycle t);
   void mark(Cycle t) { bitmap_[(t & (kSlots - 1)) >> 6] |= 1ULL << (t & 63); }
 
   bool skip_;
@@ -129,7 +130,7 @@ class Engine {
   std::size_t wheel_count_ = 0;
   std::priority_queue<Far, std::vector<Far>, std::greater<>> far_;
   std::priority_queue<FarTick, std::vector<FarTick>, std::greater<>> far_ticks_;
-  std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> phase_;
+  std::vector<std::uint64_t> phase_;  // bitmap of component ids to tick in this cycle's tick phase
   std::uint64_t seq_ = 0;
   std::uint64_t events_ = 0, ticks_ = 0;
 };

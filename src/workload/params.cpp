@@ -69,22 +69,6 @@ void register_workload_params(ParamRegistry& r) {
          "per-tile cost, in mainloop blocks, added to a tile's block count when the dynamic "
          "scheduler's claim order is predicted (epilogue and prologue)",
          "modelling choice: tiles are claimed in predicted finish order (docs/fa3-workload.md)", 0, 1e6, {}});
-  // GPU unit throughputs for the bubble formula (paper §5.2). They belong to the SM; the core owner
-  // moves them to core/params.cpp.
-  r.add({"sm.fp32_ops_per_cycle", T::Int, "128", "ops/cycle",
-         "FP32 CUDA-core operations per SM per cycle (one per lane of the 4 x 32 FP32 units)",
-         "paper §5.2 (128 threads, 1 FP32 op per cycle); NVIDIA H100 whitepaper: 128 FP32 cores per SM",
-         1, 1e6, {}});
-  r.add({"sm.fp16_ops_per_cycle", T::Int, "256", "ops/cycle",
-         "packed FP16 / conversion operations per SM per cycle",
-         "paper §5.2 (FP32-to-FP16 conversion at 256 ops/cycle)", 1, 1e6, {}});
-  r.add({"sm.mufu_ops_per_cycle", T::Int, "16", "ops/cycle",
-         "special-function (MUFU: exp2) operations per SM per cycle",
-         "paper §5.2 and FA3 paper (Shah et al. 2024): 16 ops/SM/cycle = 3.9 TFLOPS on H100 SXM5", 1,
-         1e6, {}});
-  r.add({"sm.smem_bytes_per_cycle", T::Int, "128", "bytes/cycle",
-         "shared-memory bandwidth per SM (32 banks x 4 bytes), used for the STSM epilogue bubble",
-         "NVIDIA CUDA programming guide: 32 banks of 4 bytes per cycle", 1, 1e6, {}});
 }
 
 }  // namespace simfa::workload

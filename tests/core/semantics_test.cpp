@@ -166,3 +166,24 @@ TEST(Semantics, GeneratedInstructionsAreValidatedWhenFetched) {
 
 }  // namespace
 }  // namespace simfa::test
+
+namespace simfa::test {
+namespace {
+TEST(Semantics, AReleaseCountsAsConsumingThePhase) {
+  // FA3's second consumer releases stages it never waited on; its next MB_WAIT must wait for the
+  // following fill, not pass on the one it released.
+  trace::KernelInfo k;
+  k.stages = 1;
+  k.stage_arrivals = 1;
+  auto t = make_trace({{{Instr::acquire(0, 128), Instr::tma_bulk(0, 0, 128, 0), Instr::bubble(500),
+                         Instr::acquire(0, 128), Instr::tma_bulk(0, 128, 128, 0)},
+                        {Instr::bubble(200), Instr::release(0), Instr::mb_wait(0)}}},
+                      k);
+  Recorder rec;
+  run(std::move(t), small_gpu(), true, &rec);
+  auto waits = rec.of(core::SpanKind::WaitStage);
+  ASSERT_EQ(waits.size(), 1u);
+  EXPECT_GT(waits[0].end, 500u);
+}
+}  // namespace
+}  // namespace simfa::test

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "api/run.h"
 #include "sim/config.h"
 #include "spec/attention.h"
 #include "trace/isa.h"
@@ -12,14 +13,8 @@
 
 namespace simfa::workload::testing {
 
-inline const ParamRegistry& registry() {
-  static const ParamRegistry r = [] {
-    ParamRegistry reg;
-    register_workload_params(reg);
-    return reg;
-  }();
-  return r;
-}
+// The full registry: the workload reads the SM's unit throughputs (core keys) besides its own.
+inline const ParamRegistry& registry() { return param_registry(); }
 
 inline Config config(const std::vector<std::string>& sets = {}) {
   Config c(registry());
