@@ -9,7 +9,7 @@ namespace simfa::mem {
 Coalescer::Coalescer(const LrcParams& p, int num_sms)
     : p_(p), per_pair_(static_cast<std::size_t>(num_sms + 1) / 2, 0) {
   const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(64, per_pair_.size() * p.entries * 2));
-  map_.assign(buckets, kNoTxn);
+  map_.assign(buckets, Slot{});
   shift_ = 64 - std::countr_zero(buckets);
 }
 
@@ -19,12 +19,12 @@ std::uint32_t Coalescer::match(const MemReq& r, std::uint64_t line, std::uint8_t
   const std::uint32_t pair = r.sm / 2u;
   const std::size_t mask = map_.size() - 1;
   for (std::size_t b = bucket(pair, line);; b = (b + 1) & mask) {
-    const std::uint32_t t = map_[b];
-    if (t == kNoTxn) return kNoTxn;
-    const Txn& x = txns[t];
-    if (x.line == line && x.req.sm / 2u == pair) {
-      if (x.write || (sectors & ~x.sectors) != 0 || now - x.accepted > p_.window) return kNoTxn;
-      return t;
+    const Slot& sl = map_[b];
+    if (sl.txn == kNoTxn) return kNoTxn;
+    if (sl.line == line && sl.pair == pair) {
+      const Txn& x = txns[sl.txn];
+      if ((sectors & ~x.sectors) != 0 || now - x.accepted > p_.window) return kNoTxn;
+      return sl.txn;
     }
   }
 }
@@ -50,16 +50,15 @@ void Coalescer::track(std::uint32_t t, TxnPool& txns) {
   if (!p_.enabled || x.write || per_pair_[pair] >= p_.entries) return;
   const std::size_t mask = map_.size() - 1;
   std::size_t b = bucket(pair, x.line);
-  for (; map_[b] != kNoTxn; b = (b + 1) & mask) {
-    Txn& o = txns[map_[b]];
-    if (o.line == x.line && o.req.sm / 2u == pair) {  // replace an older, unmergeable entry
-      o.in_lrc = false;
+  for (; map_[b].txn != kNoTxn; b = (b + 1) & mask) {
+    if (map_[b].line == x.line && map_[b].pair == pair) {  // replace an older, unmergeable entry
+      txns[map_[b].txn].in_lrc = false;
       --per_pair_[pair];
       --used_;
       break;
     }
   }
-  map_[b] = t;
+  map_[b] = {x.line, pair, t};
   x.in_lrc = true;
   ++per_pair_[pair];
   ++used_;
@@ -70,18 +69,17 @@ void Coalescer::untrack(std::uint32_t t, TxnPool& txns) {
   const std::uint32_t pair = x.req.sm / 2u;
   const std::size_t mask = map_.size() - 1;
   std::size_t b = bucket(pair, x.line);
-  while (map_[b] != t) b = (b + 1) & mask;
+  while (map_[b].txn != t) b = (b + 1) & mask;
   std::size_t hole = b;
-  for (std::size_t j = (hole + 1) & mask; map_[j] != kNoTxn; j = (j + 1) & mask) {
-    const Txn& o = txns[map_[j]];
-    const std::size_t home = bucket(o.req.sm / 2u, o.line);
+  for (std::size_t j = (hole + 1) & mask; map_[j].txn != kNoTxn; j = (j + 1) & mask) {
+    const std::size_t home = bucket(map_[j].pair, map_[j].line);
     const bool movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
     if (movable) {
       map_[hole] = map_[j];
       hole = j;
     }
   }
-  map_[hole] = kNoTxn;
+  map_[hole] = Slot{};
   x.in_lrc = false;
   --per_pair_[pair];
   --used_;

@@ -54,8 +54,14 @@ class Coalescer {
 
   LrcParams p_;
   std::vector<std::uint32_t> per_pair_;  // tracked transactions per pair
-  // Open addressing (linear probing) from (pair, line) to transaction; kNoTxn = empty.
-  std::vector<std::uint32_t> map_;
+  // Open addressing (linear probing) from (pair, line) to transaction; txn kNoTxn = empty. The
+  // key is stored in the slot so that probing never touches the transaction pool.
+  struct Slot {
+    std::uint64_t line = 0;
+    std::uint32_t pair = 0;
+    std::uint32_t txn = kNoTxn;
+  };
+  std::vector<Slot> map_;
   std::size_t used_ = 0;
   int shift_ = 0;
   std::vector<Waiter> waiters_;

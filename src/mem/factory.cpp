@@ -6,6 +6,9 @@
 #include "sim/config.h"
 #include "sim/error.h"
 #ifdef SIMFA_HAVE_HIERARCHY
+#include <cmath>
+
+#include "mem/dram/params.h"
 #include "mem/hierarchy.h"
 #endif
 
@@ -23,8 +26,11 @@ std::unique_ptr<MemorySystem> make_memory_system(const Config& cfg, Engine& engi
   }
 #ifdef SIMFA_HAVE_HIERARCHY
   if (model == "hierarchy") {
+    HierarchyParams p = hierarchy_params_from(cfg);
+    const DramParams d = dram_params_from(cfg);
+    p.dram_conflict_extra = static_cast<Cycle>(std::ceil(d.t.tRP * d.core_hz / d.dram_hz() - 1e-9));
     return std::make_unique<Hierarchy>(
-        hierarchy_params_from(cfg), engine, num_sms,
+        p, engine, num_sms,
         [&cfg, &engine](DramClient* c) { return make_dram(cfg, engine, c); });
   }
 #endif

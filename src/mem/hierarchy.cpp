@@ -26,8 +26,7 @@ Hierarchy::Hierarchy(const HierarchyParams& p, Engine& engine, int num_sms,
       clients_(num_sms, nullptr),
       credit_waiters_(p.l2.slices),
       waiting_on_credit_(num_sms, 0),
-      retry_pending_(num_sms, 0),
-      dram_retry_flag_(p.l2.slices, 0) {
+      retry_pending_(num_sms, 0) {
   validate(p_);
   if (p_.l1.enabled) l1_ = std::make_unique<L1Cache>(p_.l1, p_.line_bytes, num_sms, p_.l2.seed);
   const std::uint64_t slice_lines = p_.l2.size / p_.l2.slices / p_.line_bytes;
@@ -38,7 +37,8 @@ Hierarchy::Hierarchy(const HierarchyParams& p, Engine& engine, int num_sms,
         std::make_unique<L2Slice>(i, p_.l2, p_.line_bytes, sets, txns_,
                                   static_cast<SliceFabric&>(*this), engine));
   dram_ = make_dram(this);
-  lat_ = derive_latencies(p_.l2, dram_->unloaded_read_latency());
+  dram_wait_.resize(dram_->num_channels());
+  lat_ = derive_latencies(p_.l2, dram_->unloaded_read_latency() + p_.dram_conflict_extra);
 }
 
 Hierarchy::~Hierarchy() = default;
@@ -169,13 +169,13 @@ void Hierarchy::invalidate_shadows(std::uint64_t line, std::uint32_t home) {
     if (part != hp) slices_[xbar_.mirror(home, part)]->drop_shadow(line);
 }
 
-bool Hierarchy::dram_send(const DramReq& r, std::uint32_t slice, Cycle now) {
-  if (dram_->try_enqueue(r, now)) return true;
-  if (!dram_retry_flag_[slice]) {
-    dram_retry_flag_[slice] = 1;
-    dram_retry_.push_back(slice);
-  }
-  return false;
+void Hierarchy::dram_send(const DramReq& r, Cycle now) {
+  const std::uint32_t ch = dram_->channel_of(r.line);
+  RingQueue<DramReq>& w = dram_wait_[ch];
+  if (w.empty() && dram_->try_enqueue(r, now)) return;
+  ++dram_refusals_;
+  if (w.empty()) dram_blocked_.push_back(ch);
+  w.push(r);
 }
 
 void Hierarchy::on_dram_response(const DramReq& r, Cycle now) {
@@ -192,9 +192,13 @@ void Hierarchy::on_dram_response(const DramReq& r, Cycle now) {
 }
 
 void Hierarchy::on_dram_retry(Cycle now) {
-  retry_scratch_.swap(dram_retry_);  // slices refused again re-register in dram_retry_
-  for (std::uint32_t s : retry_scratch_) dram_retry_flag_[s] = 0;
-  for (std::uint32_t s : retry_scratch_) slices_[s]->retry_dram(now);
+  // Each blocked channel offers its waiting requests in order until one is refused again.
+  retry_scratch_.swap(dram_blocked_);
+  for (std::uint32_t ch : retry_scratch_) {
+    RingQueue<DramReq>& w = dram_wait_[ch];
+    while (!w.empty() && dram_->try_enqueue(w.front(), now)) w.pop();
+    if (!w.empty()) dram_blocked_.push_back(ch);
+  }
   retry_scratch_.clear();
 }
 

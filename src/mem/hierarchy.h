@@ -72,7 +72,7 @@ class Hierarchy final : public MemorySystem,
   void forward(std::uint32_t txn, std::uint32_t slice, Cycle now) override;
   void credit_freed(std::uint32_t slice, Cycle now) override;
   void invalidate_shadows(std::uint64_t line, std::uint32_t home) override;
-  bool dram_send(const DramReq& r, std::uint32_t slice, Cycle now) override;
+  void dram_send(const DramReq& r, Cycle now) override;
 
   void deliver(const MemReq& r, Cycle now);
   void finish(const MemReq& r, Cycle now);
@@ -96,9 +96,10 @@ class Hierarchy final : public MemorySystem,
   std::vector<std::vector<std::uint16_t>> credit_waiters_;  // per slice: SMs refused for credit
   std::vector<std::uint8_t> waiting_on_credit_;              // per SM: in some credit_waiters_
   std::vector<std::uint8_t> retry_pending_;                  // per SM: a kRetry is scheduled
-  std::vector<std::uint32_t> dram_retry_;                    // slices with refused DRAM requests
-  std::vector<std::uint8_t> dram_retry_flag_;
-  std::vector<std::uint32_t> retry_scratch_;
+  // Requests refused by a full DRAM channel wait here, per channel, in order.
+  std::vector<RingQueue<DramReq>> dram_wait_;
+  std::vector<std::uint32_t> dram_blocked_, retry_scratch_;  // channels with waiting requests
+  std::uint64_t dram_refusals_ = 0;
   std::uint64_t in_flight_ = 0, accepted_ = 0, responses_ = 0;
   std::uint64_t refusals_credit_ = 0, refusals_port_ = 0;
   std::uint64_t lrc_reads_ = 0, writebacks_done_ = 0;

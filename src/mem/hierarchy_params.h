@@ -61,6 +61,11 @@ struct L2Params {
 
 struct HierarchyParams {
   std::uint32_t line_bytes = 128;
+  // Core cycles a random DRAM access spends beyond the DRAM's closed-row unloaded latency (the
+  // precharge of a row conflict). The measured miss latencies come from random pointer chases, so
+  // the L2-DRAM link delay is derived against closed-row latency + this. Set by the factory from
+  // the DRAM timing (tRP); 0 in tests with a fixed-latency DRAM.
+  Cycle dram_conflict_extra = 0;
   L1Params l1;
   LrcParams lrc;
   XbarParams xbar;

@@ -40,7 +40,7 @@ void Hierarchy::register_stats(Stats& s) {
   s.formula("gpu.l2.evictions", sum(&SliceCounters::evictions), "lines", "valid lines evicted");
   s.formula("gpu.l2.writebacks", sum(&SliceCounters::writebacks), "lines",
             "dirty lines written back to DRAM");
-  s.formula("gpu.l2.dram_refusals", sum(&SliceCounters::dram_refusals), "requests",
+  s.counter("gpu.l2.dram_refusals", &dram_refusals_, "requests",
             "DRAM requests that found their channel queue full and waited");
   s.formula("gpu.l2.mshr_peak", [this] {
     std::uint64_t m = 0;

@@ -30,8 +30,7 @@ L2Slice::L2Slice(std::uint32_t id, const L2Params& p, std::uint32_t line_bytes,
       tags_(sets, p.assoc, p.slices,
             make_replacement(p.replacement, sets * p.assoc, p.seed, fmt::format("l2.{}", id))),
       mshr_(p.mshrs),
-      departs_(p.resp_queue * 2),
-      dram_q_(16) {
+      departs_(p.resp_queue * 2) {
   engine.add(this);
 }
 
@@ -65,7 +64,7 @@ int L2Slice::pick(Cycle now) const {
 bool L2Slice::idle() const {
   for (const auto& l : lanes_)
     if (l.head != kNoTxn) return false;
-  return mshr_.used() == 0 && dram_q_.empty();
+  return mshr_.used() == 0;
 }
 
 Cycle L2Slice::tick(Cycle now) {
@@ -174,7 +173,7 @@ void L2Slice::lookup(std::uint32_t t, Cycle now) {
     if (extra) {  // the merged request needs sectors the entry does not fetch yet
       m.fetch |= extra;
       ++m.pending;
-      send_dram({x.line * line_bytes_, (id_ << 16) | e, false, extra}, now);
+      fabric_.dram_send({x.line * line_bytes_, (id_ << 16) | e, false, extra}, now);
     }
     return;
   }
@@ -187,7 +186,7 @@ void L2Slice::lookup(std::uint32_t t, Cycle now) {
   m.fetch = missing;
   m.pending = 1;
   m.head = m.tail = t;
-  send_dram({x.line * line_bytes_, (id_ << 16) | e, false, missing}, now);
+  fabric_.dram_send({x.line * line_bytes_, (id_ << 16) | e, false, missing}, now);
 }
 
 void L2Slice::serve(std::uint32_t t, Cycle ready, Cycle now, bool from_dram) {
@@ -232,22 +231,7 @@ void L2Slice::evict(const TagArray::Victim& v, Cycle now) {
   ++c_.evictions;
   if (v.dirty) {
     ++c_.writebacks;
-    send_dram({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty}, now);
-  }
-}
-
-void L2Slice::send_dram(const DramReq& r, Cycle now) {
-  if (dram_q_.empty() && fabric_.dram_send(r, id_, now)) return;
-  ++c_.dram_refusals;
-  dram_q_.push(r);
-}
-
-void L2Slice::retry_dram(Cycle now) {
-  // Offer every waiting request once; those refused again keep their order.
-  for (std::size_t n = dram_q_.size(); n > 0; --n) {
-    const DramReq r = dram_q_.front();
-    dram_q_.pop();
-    if (!fabric_.dram_send(r, id_, now)) dram_q_.push(r);
+    fabric_.dram_send({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty}, now);
   }
 }
 

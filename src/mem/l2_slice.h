@@ -29,7 +29,6 @@ struct SliceCounters {
   std::uint64_t mshr_merges = 0;   // misses merged into an existing MSHR entry
   std::uint64_t probes = 0, shadow_hits = 0, shadow_inserts = 0;
   std::uint64_t evictions = 0, writebacks = 0;
-  std::uint64_t dram_refusals = 0;
   std::uint64_t mshr_peak = 0;
   std::uint64_t mshr_area = 0;     // integral of MSHR occupancy over cycles
 };
@@ -44,9 +43,6 @@ class L2Slice final : public Component {
   void push(std::uint32_t txn, Lane lane, Cycle arrive);
   Cycle tick(Cycle now) override;
   void fill(std::uint32_t mshr, Cycle now);
-  // Offers the refused DRAM requests again, in order.
-  void retry_dram(Cycle now);
-  bool dram_pending() const { return !dram_q_.empty(); }
 
   // RemoteCopy: installs (or completes) a shadow copy of `line`; returns false when it already
   // held those sectors.
@@ -71,7 +67,6 @@ class L2Slice final : public Component {
   bool would_block(std::uint32_t t) const;
   void lookup(std::uint32_t t, Cycle now);
   void serve(std::uint32_t t, Cycle ready, Cycle now, bool from_dram);
-  void send_dram(const DramReq& r, Cycle now);
   void evict(const TagArray::Victim& v, Cycle now);
   void account_mshr(Cycle now);  // call before the occupancy changes
   int pick(Cycle now) const;
@@ -91,7 +86,6 @@ class L2Slice final : public Component {
   std::uint32_t queued_ = 0;
   double resp_free_ = 0;
   RingQueue<Cycle> departs_;
-  RingQueue<DramReq> dram_q_;
   bool blocked_ = false;
   BusyTime mshr_stall_, resp_stall_;
   Cycle mshr_since_ = 0;

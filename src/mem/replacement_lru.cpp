@@ -1,4 +1,5 @@
-// LRU: each way keeps the value of a counter bumped at every use; the victim is the smallest.
+// LRU: each way keeps the value of a 32-bit counter bumped at every use; the victim is the
+// smallest. When the counter would wrap, every stamp is halved (order kept, ties possible).
 #include <vector>
 
 #include "mem/replacement.h"
@@ -9,8 +10,8 @@ namespace {
 class Lru final : public ReplacementPolicy {
  public:
   explicit Lru(std::uint32_t entries) : stamp_(entries, 0) {}
-  void touched(std::uint32_t idx) override { stamp_[idx] = ++clock_; }
-  void inserted(std::uint32_t idx) override { stamp_[idx] = ++clock_; }
+  void touched(std::uint32_t idx) override { stamp_[idx] = next(); }
+  void inserted(std::uint32_t idx) override { stamp_[idx] = next(); }
   std::uint32_t victim(std::uint32_t base, std::uint32_t assoc) override {
     std::uint32_t best = base;
     for (std::uint32_t i = base + 1; i < base + assoc; ++i)
@@ -19,8 +20,15 @@ class Lru final : public ReplacementPolicy {
   }
 
  private:
-  std::vector<std::uint64_t> stamp_;
-  std::uint64_t clock_ = 0;
+  std::uint32_t next() {
+    if (clock_ == 0xFFFFFFFFu) {
+      for (auto& s : stamp_) s >>= 1;
+      clock_ >>= 1;
+    }
+    return ++clock_;
+  }
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t clock_ = 0;
 };
 
 }  // namespace

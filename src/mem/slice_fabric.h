@@ -21,8 +21,9 @@ class SliceFabric {
   virtual void credit_freed(std::uint32_t slice, Cycle now) = 0;
   // A write reached the home slice of `line`: drop the shadow copies elsewhere.
   virtual void invalidate_shadows(std::uint64_t line, std::uint32_t home) = 0;
-  // Offers a request to the DRAM (false: refused, the slice keeps it and waits for a retry).
-  virtual bool dram_send(const DramReq& r, std::uint32_t slice, Cycle now) = 0;
+  // Hands a request to the DRAM. Never refused: while the request's DRAM channel is full it waits,
+  // in order, in the fabric's queue for that channel.
+  virtual void dram_send(const DramReq& r, Cycle now) = 0;
 };
 
 }  // namespace simfa::mem

@@ -1,0 +1,99 @@
+// compare: measured rows are grouped by their canonical keys (mean of duplicates, as the
+// reference tensor3d 16x16x16 rows appear twice), then joined to the simulated rows.
+#include "microbench/compare.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/error.h"
+
+namespace simfa::microbench {
+namespace {
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, ',')) {
+    while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
+    while (!cell.empty() && cell.front() == ' ') cell.erase(cell.begin());
+    out.push_back(cell);
+  }
+  if (!line.empty() && line.back() == ',') out.emplace_back();
+  return out;
+}
+
+}  // namespace
+
+std::size_t Csv::column(const std::string& name) const {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  user_error("{}: no column '{}' (columns: {})", file, name, fmt::join(header, ", "));
+}
+
+Csv read_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) user_error("{}: cannot read the file", path);
+  Csv c;
+  c.file = path;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.empty() || line[0] == '#') continue;
+    auto cells = split(line);
+    if (c.header.empty()) {
+      c.header = std::move(cells);
+      continue;
+    }
+    if (cells.size() != c.header.size())
+      user_error("{}:{}: {} values, the header has {}", path, n, cells.size(), c.header.size());
+    c.rows.push_back(std::move(cells));
+  }
+  if (c.header.empty()) user_error("{}: no header line", path);
+  return c;
+}
+
+std::string canonical_key(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) return text;
+  return fmt::format("{:g}", v);
+}
+
+void compare(Result& r, const Csv& m) {
+  std::vector<std::size_t> kc;
+  for (const auto& k : r.key_columns) kc.push_back(m.column(k));
+  const std::size_t vc = m.column(r.value_column);
+  std::map<std::vector<std::string>, std::pair<double, int>> by_key;
+  for (const auto& row : m.rows) {
+    std::vector<std::string> key;
+    for (std::size_t c : kc) key.push_back(canonical_key(row[c]));
+    char* end = nullptr;
+    const double v = std::strtod(row[vc].c_str(), &end);
+    if (end == row[vc].c_str()) user_error("{}: '{}' is not a number in column {}", m.file, row[vc], r.value_column);
+    auto& acc = by_key[key];
+    acc.first += v;
+    ++acc.second;
+  }
+  double sum = 0, worst = 0;
+  std::size_t n = 0;
+  for (auto& row : r.rows) {
+    std::vector<std::string> key;
+    for (const auto& k : row.keys) key.push_back(canonical_key(k));
+    auto it = by_key.find(key);
+    if (it == by_key.end()) continue;
+    row.measured = it->second.first / it->second.second;
+    const double e = std::abs(row.error_pct());
+    sum += e;
+    worst = std::max(worst, e);
+    ++n;
+  }
+  if (n == 0) user_error("{}: no row matches the simulated points (keys: {})", m.file, fmt::join(r.key_columns, ", "));
+  r.compared = n;
+  r.mape_pct = sum / static_cast<double>(n);
+  r.max_abs_error_pct = worst;
+}
+
+}  // namespace simfa::microbench
