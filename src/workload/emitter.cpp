@@ -107,6 +107,14 @@ Fa3Emitter::Fa3Emitter(const Fa3Kernel& k) : k_(k) {
   kv_tx_ = static_cast<std::uint32_t>(kv_slabs_ * info_.tmap(ids::kMapK).box_bytes() * k.cluster);
 }
 
+void Fa3Emitter::set_global_bases(std::uint64_t q, std::uint64_t k, std::uint64_t v, std::uint64_t o) {
+  lay_.q = q, lay_.k = k, lay_.v = v, lay_.o = o;
+  info_.tmaps[ids::kMapQ].base = q;
+  info_.tmaps[ids::kMapK].base = k;
+  info_.tmaps[ids::kMapV].base = v;
+  info_.tmaps[ids::kMapO].base = o;
+}
+
 std::uint64_t Fa3Emitter::q_addr(std::int64_t b, std::int64_t row, std::int64_t hq, std::int64_t d) const {
   const auto& s = k_.shape;
   return lay_.q + std::uint64_t(((b * s.seqlen_q + row) * s.heads_q() + hq) * s.head_dim + d) * k_.elem_bytes;

@@ -43,6 +43,10 @@ class Fa3Emitter {
   const trace::KernelInfo& kernel_info() const { return info_; }
   const Fa3Layout& layout() const { return lay_; }
 
+  // Places Q, K, V and O at these global addresses instead of the default layout (the log
+  // translator keeps a real kernel's pointers); the tensor maps' bases follow. Call before emitting.
+  void set_global_bases(std::uint64_t q, std::uint64_t k, std::uint64_t v, std::uint64_t o);
+
   std::uint16_t k_stage(int s) const { return static_cast<std::uint16_t>(s); }
   std::uint16_t v_stage(int s) const { return static_cast<std::uint16_t>(k_.stages + s); }
   std::uint16_t q_stage() const { return static_cast<std::uint16_t>(2 * k_.stages); }
