@@ -193,6 +193,32 @@ TEST(TranslateTrace, LogFileReadFromDiskTranslates) {
   expect_same_streams(synth, tr);
 }
 
+TEST(TranslateTrace, AddressesComeFromTheLogsTensorMapBases) {
+  // A real kernel's tensors live wherever cudaMalloc put them: the trace keeps those bases.
+  const Case& c = cases()[0];
+  const Config cfg = config_of(c);
+  workload::Fa3Source src(shape_of(c), cfg, 2);
+  const auto synth = testing::synthesize_and_log(src);
+  trace::KernelInfo info = src.kernel();
+  const std::uint64_t delta[4] = {0x7f0000000000ull, 0x7f1000000000ull, 0x7f2000000000ull, 0x7f3000000000ull};
+  for (std::uint16_t id = 0; id < 4; ++id) info.tmaps[id].base = *info.tmaps[id].base + delta[id];
+  Fa3LogSource tr(parse(testing::emulate(info, synth.events)), cfg, 2);
+  for (std::uint16_t id = 0; id < 4; ++id) EXPECT_EQ(tr.kernel().tmap(id).base, info.tmaps[id].base);
+  std::size_t moved = 0;
+  for (std::uint32_t cta = 0; cta < synth.code.size(); ++cta) {
+    const auto got = tr.translate_cta(cta);
+    for (std::size_t w = 0; w < got.size(); ++w) {
+      ASSERT_EQ(got[w].code.size(), synth.code[cta][w].size());
+      for (std::size_t i = 0; i < got[w].code.size(); ++i) {
+        Instr want = synth.code[cta][w][i];
+        if (want.op == trace::Op::TMA_TENSOR || want.op == trace::Op::TMA_STORE) want.gmem += delta[want.map], ++moved;
+        EXPECT_EQ(got[w].code[i], want) << trace::format(got[w].code[i]);
+      }
+    }
+  }
+  EXPECT_GT(moved, 10u);
+}
+
 TEST(TranslateBubbles, MeasuredSoftmaxReplacesTheModelBubble) {
   const Case& c = cases()[0];
   const Config cfg = config_of(c);
