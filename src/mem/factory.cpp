@@ -6,9 +6,7 @@
 #include "sim/config.h"
 #include "sim/error.h"
 #ifdef SIMFA_HAVE_HIERARCHY
-#include <cmath>
-
-#include "mem/dram/params.h"
+#include "mem/dram_probe.h"
 #include "mem/hierarchy.h"
 #endif
 
@@ -27,8 +25,7 @@ std::unique_ptr<MemorySystem> make_memory_system(const Config& cfg, Engine& engi
 #ifdef SIMFA_HAVE_HIERARCHY
   if (model == "hierarchy") {
     HierarchyParams p = hierarchy_params_from(cfg);
-    const DramParams d = dram_params_from(cfg);
-    p.dram_conflict_extra = static_cast<Cycle>(std::ceil(d.t.tRP * d.core_hz / d.dram_hz() - 1e-9));
+    p.dram_reference_latency = mean_random_read_latency(cfg);
     return std::make_unique<Hierarchy>(
         p, engine, num_sms,
         [&cfg, &engine](DramClient* c) { return make_dram(cfg, engine, c); });

@@ -3,6 +3,7 @@
 target_sources(simfa_mem PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/coalescer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/crossbar.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dram_probe.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hierarchy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hierarchy_params.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hierarchy_stats.cpp

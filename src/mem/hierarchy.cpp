@@ -5,6 +5,7 @@
 #include "mem/hierarchy.h"
 
 #include <bit>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -38,7 +39,10 @@ Hierarchy::Hierarchy(const HierarchyParams& p, Engine& engine, int num_sms,
                                   static_cast<SliceFabric&>(*this), engine));
   dram_ = make_dram(this);
   dram_wait_.resize(dram_->num_channels());
-  lat_ = derive_latencies(p_.l2, dram_->unloaded_read_latency() + p_.dram_conflict_extra);
+  const double ref = p_.dram_reference_latency > 0
+                        ? p_.dram_reference_latency
+                        : static_cast<double>(dram_->unloaded_read_latency());
+  lat_ = derive_latencies(p_.l2, static_cast<Cycle>(std::llround(ref)));
 }
 
 Hierarchy::~Hierarchy() = default;

@@ -17,7 +17,7 @@ struct L1Params {
   bool enabled = true;
   std::uint64_t size = 256 * 1024;  // bytes
   std::uint32_t assoc = 4;
-  std::string replacement = "random";
+  std::string replacement = "lru";
   Cycle hit_latency = 32;   // request accepted -> response, L1 hit
   Cycle miss_latency = 6;   // added before an L1 miss leaves the SM
 };
@@ -61,11 +61,11 @@ struct L2Params {
 
 struct HierarchyParams {
   std::uint32_t line_bytes = 128;
-  // Core cycles a random DRAM access spends beyond the DRAM's closed-row unloaded latency (the
-  // precharge of a row conflict). The measured miss latencies come from random pointer chases, so
-  // the L2-DRAM link delay is derived against closed-row latency + this. Set by the factory from
-  // the DRAM timing (tRP); 0 in tests with a fixed-latency DRAM.
-  Cycle dram_conflict_extra = 0;
+  // Mean unloaded latency of a random DRAM read (core cycles), the DRAM share of the measured
+  // miss latencies (random pointer chases); the L2-DRAM link delay is derived against it. The
+  // factory measures it on the DRAM model (dram_probe.h); 0 means the DRAM's closed-row
+  // unloaded_read_latency() (tests with a fixed-latency DRAM).
+  double dram_reference_latency = 0;
   L1Params l1;
   LrcParams lrc;
   XbarParams xbar;

@@ -16,10 +16,13 @@ namespace simfa::mem {
 struct LinkLatencies {
   Cycle req_near = 0, req_far = 0, cross = 0, resp_near = 0, resp_far = 0;
   Cycle dram_link = 0, far_miss_extra = 0;
+  Cycle miss_excess = 0;  // cycles by which the DRAM alone overshoots the measured near miss
 };
 
 // Throws UserError when the figures cannot be met (far hit below near hit plus one lookup, a miss
-// faster than the DRAM itself, ...), naming the keys involved.
+// more than 10% faster than the DRAM itself, ...), naming the keys involved. A DRAM slightly
+// slower than the near miss allows leaves a zero link delay (miss_excess records the overshoot;
+// the far miss keeps its difference to the near miss).
 LinkLatencies derive_latencies(const L2Params& p, Cycle dram_unloaded);
 
 }  // namespace simfa::mem

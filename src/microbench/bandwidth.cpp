@@ -83,6 +83,8 @@ Result tma_bandwidth(const Config& cfg, const Options& o) {
                  {"dram_read_bytes", m.run.stat("gpu.dram.read_bytes")},
                  {"lts_bytes", m.run.stat("lts__t_bytes.sum")},
                  {"mshr_stall_cycles", m.run.stat("gpu.l2.mshr_stall_cycles")},
+                 {"dram_row_hit_rate", m.run.stat("gpu.dram.row_hit_rate")},
+                 {"dram_read_latency", m.run.stat("gpu.dram.avg_read_latency")},
                  {"sim_wall_s", m.run.sim_wall_s}};
     if (o.progress)
       o.progress(fmt::format("tma-bandwidth {} {} {:.2f} KiB x {} blocks: {:.1f} GB/s",

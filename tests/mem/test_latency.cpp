@@ -72,7 +72,11 @@ TEST(Latency, SplitReproducesEveryFigure) {
 
 TEST(Latency, ImpossibleFiguresAreUserErrors) {
   L2Params p;
-  EXPECT_THROW(derive_latencies(p, 500), UserError);  // DRAM alone slower than a near miss
+  EXPECT_THROW(derive_latencies(p, 500), UserError);  // DRAM alone far slower than a near miss
+  const LinkLatencies l = derive_latencies(p, 320);    // 2 cycles over: no link, misses +2
+  EXPECT_EQ(l.dram_link, 0u);
+  EXPECT_EQ(l.miss_excess, 2u);
+  EXPECT_EQ(l.req_far + 320 + l.resp_far + l.far_miss_extra, 744u + 2);
   p.far_hit_latency = 260;
   EXPECT_THROW(derive_latencies(p, 200), UserError);
 }
