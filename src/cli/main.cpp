@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   simfa::cli::add_trace_commands(app);
   simfa::cli::add_config_commands(app);
   simfa::cli::add_run_command(app);
+  simfa::cli::add_translate_command(app);
   simfa::cli::add_analyze_command(app);
   simfa::cli::add_plot_command(app);
   try {
