@@ -7,4 +7,5 @@ void add_trace_commands(CLI::App& app);
 void add_config_commands(CLI::App& app);
 void add_run_command(CLI::App& app);             // cmd_run.cpp
 void add_trace_gen_command(CLI::App& trace);     // cmd_trace_gen.cpp
+void add_translate_command(CLI::App& app);       // cmd_translate.cpp
 }  // namespace simfa::cli
