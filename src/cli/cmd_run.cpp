@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/timeline_flags.h"
 #include "cli/workload_flags.h"
 #include "workload/fa3_source.h"
 
@@ -25,12 +26,18 @@ std::string kernel_line(const workload::Fa3Kernel& k) {
                      k.pack_gqa ? ", PackGQA" : "");
 }
 
+std::string workload_line(const spec::AttentionShape& s) {
+  return fmt::format("B {} x H_KV {} x G {}, L {}, S {}, D {}, {}{}", s.batch, s.heads_kv, s.group, s.seqlen_q,
+                     s.seqlen_kv, s.head_dim, spec::dtype_name(s.dtype), s.causal ? ", causal" : "");
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app) {
   auto* run = app.add_subcommand("run", "simulate the FlashAttention-3 forward kernel for an attention shape");
   struct Opts {
     WorkloadFlags w;
+    TimelineFlags timeline;
     std::string json;
     bool no_skip = false;
   };
@@ -38,6 +45,7 @@ void add_run_command(CLI::App& app) {
   add_workload_flags(run, o->w);
   run->add_option("--json", o->json, "write every statistic, the resolved configuration and the workload to FILE");
   run->add_flag("--no-skip", o->no_skip, "reference mode: tick every component every cycle (same results, slower)");
+  add_timeline_flags(run, o->timeline);
   run->callback([o] {
     const Config cfg = workload_config(o->w);
     const spec::AttentionShape s = workload_shape(o->w);
@@ -45,15 +53,18 @@ void add_run_command(CLI::App& app) {
     workload::Fa3Source src(s, cfg, sms);
     RunOptions ro;
     ro.skip_idle = !o->no_skip;
-    const RunResult r = run_trace(src, cfg, ro);
+    std::unique_ptr<TimelineSession> tl;  // checks the timeline flags before the run
+    if (!o->timeline.file.empty()) {
+      tl = std::make_unique<TimelineSession>(o->timeline, cfg);
+      ro.observer = tl->observer();
+    }
+    const RunResult r = run_trace(tl ? tl->wrap(src) : src, cfg, ro);
     const double secs = r.latency_us * 1e-6;
     const double tflops = secs > 0 ? nominal_flops(s) / secs / 1e12 : 0;
     const double per_cycle = s.dtype == spec::DType::FP8_E4M3 ? cfg.f("tensor.flops_per_cycle_fp8")
                                                                : cfg.f("tensor.flops_per_cycle_16bit");
     const double peak = per_cycle * sms * r.clock_hz / 1e12;
-    std::cout << fmt::format("workload          B {} x H_KV {} x G {}, L {}, S {}, D {}, {}{}\n", s.batch, s.heads_kv,
-                             s.group, s.seqlen_q, s.seqlen_kv, s.head_dim, spec::dtype_name(s.dtype),
-                             s.causal ? ", causal" : "");
+    std::cout << fmt::format("workload          {}\n", workload_line(s));
     std::cout << fmt::format("kernel            {}\n", kernel_line(src.fa3()));
     std::cout << fmt::format("latency           {:.2f} us\n", r.latency_us);
     std::cout << fmt::format("throughput        {:.1f} TFLOPS ({:.1f}% of the {:.0f} TFLOPS peak)\n", tflops,
@@ -63,6 +74,9 @@ void add_run_command(CLI::App& app) {
                              r.stat("dram__bytes_write.sum"));
     std::cout << fmt::format("tensor core util  {:.1f}%\n", 100.0 * r.stat("gpu.tensor.utilization"));
     std::cout << run_summary(r, sms);
+    if (tl)
+      std::cout << tl->finish(r, fmt::format("{} on {} ({} SMs, {:.0f} MHz); {}", workload_line(s), o->w.gpu.gpu, sms,
+                                             r.clock_hz / 1e6, kernel_line(src.fa3())));
     if (!o->json.empty()) {
       nlohmann::ordered_json j = result_json(r, cfg);
       j["tflops"] = tflops;

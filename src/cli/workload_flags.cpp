@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.h"
+#include "workload/fa3_source.h"
 
 namespace simfa::cli {
 
@@ -49,6 +50,11 @@ Config workload_config(const WorkloadFlags& f) {
     cfg.set("gpu.clock", fmt::format("{}MHz", f.clock_mhz), "--clock-mhz");
   }
   return cfg;
+}
+
+RunResult simulate_workload(const spec::AttentionShape& s, const Config& cfg, const RunOptions& ro) {
+  workload::Fa3Source src(s, cfg, static_cast<int>(cfg.i("gpu.num_sms")));
+  return run_trace(src, cfg, ro);
 }
 
 }  // namespace simfa::cli

@@ -29,5 +29,8 @@ void add_workload_flags(CLI::App* app, WorkloadFlags& f);
 spec::AttentionShape workload_shape(const WorkloadFlags& f);
 // The configuration: GPU preset, --set, --ablate, then --clock-mhz.
 Config workload_config(const WorkloadFlags& f);
+// Simulates the FA3 forward kernel for a shape on the configuration's GPU (all gpu.num_sms SMs):
+// the path of `simfa run`, shared by `simfa validate` and `simfa ablate`.
+RunResult simulate_workload(const spec::AttentionShape& s, const Config& cfg, const RunOptions& ro = {});
 
 }  // namespace simfa::cli

@@ -1,0 +1,98 @@
+// `simfa ablate`: rerun the measured cases (or one workload) under each ablation of the paper's
+// Table 5 and print MAPE per variant (or latency per variant).
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/report_cmds.h"
+#include "sim/error.h"
+
+namespace simfa::cli {
+
+namespace {
+
+// Table 5's wording for each ablation.
+std::string variant_label(const std::string& a) {
+  if (a.empty()) return "Sim-FA (baseline)";
+  if (a == "no-lrc") return "No LRC (no-lrc)";
+  if (a == "simple-hash") return "Oversimplified hash (simple-hash)";
+  if (a == "no-dedup") return "No line deduplication (no-dedup)";
+  return a;
+}
+
+}  // namespace
+
+void add_ablate_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "ablate", "rerun measured cases (or one workload) with each ablation of the paper's Table 5 and compare");
+  struct Opts {
+    WorkloadFlags w;
+    std::string csv, json;
+  };
+  auto o = std::make_shared<Opts>();
+  add_workload_flags(cmd, o->w);  // its --ablate selects the ablations to run (default: all)
+  cmd->add_option("--measurements", o->csv,
+                  "CSV of measured cases (as for simfa validate): print MAPE per variant; without it, the latency "
+                  "of the workload given by the flags");
+  cmd->add_option("--json", o->json, "also write the table to FILE as JSON");
+  cmd->callback([o, cmd] {
+    std::vector<std::string> ablations = o->w.gpu.ablations.empty() ? ablation_names() : o->w.gpu.ablations;
+    o->w.gpu.ablations.clear();
+    for (const auto& a : ablations) {
+      Config probe = workload_config(o->w);
+      apply_ablation(probe, a);  // unknown name: a UserError before any run
+    }
+    std::vector<std::string> variants = {""};
+    variants.insert(variants.end(), ablations.begin(), ablations.end());
+    std::cerr << ablation_note(workload_config(o->w), ablations);
+    std::size_t w = 0;
+    for (const auto& v : variants) w = std::max(w, variant_label(v).size());
+    nlohmann::ordered_json j;
+    j["variants"] = nlohmann::ordered_json::array();
+
+    if (!o->csv.empty()) {
+      for (const char* flag : {"--batch", "--seqlen", "--kv-seqlen", "--heads-kv", "--group", "--head-dim", "--dtype",
+                               "--causal", "--model"})
+        if (cmd->get_option(flag)->count())
+          user_error("simfa ablate: {} cannot be combined with --measurements (the CSV gives each case's shape)", flag);
+      const auto cases = report::read_measurements(o->csv);
+      for (const auto& v : variants) check_cases(cases, o->w.gpu, o->w.clock_mhz, v.empty() ? std::vector<std::string>{} : std::vector<std::string>{v});
+      std::cout << fmt::format("{:<{}}  {:>8}  {:>12}\n", "Variant", w, "MAPE", "max |error|");
+      for (const auto& v : variants) {
+        std::vector<std::string> extra;
+        if (!v.empty()) extra.push_back(v);
+        const auto results = run_cases(cases, o->w.gpu, o->w.clock_mhz, extra);
+        const report::ErrorSummary s = report::summarize(results);
+        std::cout << fmt::format("{:<{}}  {:>7.1f}%  {:>11.1f}%\n", variant_label(v), w, s.mape_pct,
+                                 s.max_abs_error_pct)
+                  << std::flush;
+        nlohmann::ordered_json vj{{"variant", v.empty() ? "baseline" : v}};
+        const nlohmann::ordered_json cases_json = report::validation_json(results, s);
+        for (const auto& [k, val] : cases_json.items()) vj[k] = val;
+        j["variants"].push_back(vj);
+      }
+      std::cout << fmt::format("over {} case{} of {}\n", cases.size(), cases.size() == 1 ? "" : "s", o->csv);
+    } else {
+      const spec::AttentionShape s = workload_shape(o->w);
+      std::cout << fmt::format("{:<{}}  {:>12}  {:>12}\n", "Variant", w, "latency_us", "vs baseline");
+      double base = 0;
+      for (const auto& v : variants) {
+        WorkloadFlags f = o->w;
+        if (!v.empty()) f.gpu.ablations.push_back(v);
+        const RunResult r = simulate_workload(s, workload_config(f));
+        if (v.empty()) base = r.latency_us;
+        const double d = report::error_pct(r.latency_us, base);
+        std::cout << fmt::format("{:<{}}  {:>12.2f}  {:>+11.1f}%\n", variant_label(v), w, r.latency_us, d) << std::flush;
+        j["variants"].push_back({{"variant", v.empty() ? "baseline" : v},
+                                 {"latency_us", r.latency_us},
+                                 {"cycles", r.cycles},
+                                 {"change_pct", d}});
+      }
+    }
+    if (!o->json.empty()) write_json_file(o->json, j);
+  });
+}
+
+}  // namespace simfa::cli

@@ -1,0 +1,31 @@
+// Pieces shared by `simfa validate` and `simfa ablate` (cmd_validate.cpp).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli/workload_flags.h"
+#include "report/measurements.h"
+
+namespace simfa::cli {
+
+// The workload flags of one CSV case: its shape and dtype, its gpu and clock_mhz when given
+// (else the command's --gpu and --clock-mhz), the command's --set and --ablate.
+WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gpu, double clock_mhz);
+
+// Checks every case's shape and configuration (a UserError naming file:line and case) without
+// running anything, so a bad last row fails before the first long simulation.
+void check_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu, double clock_mhz,
+                 const std::vector<std::string>& extra_ablations);
+
+// Runs every case through the path of `simfa run` (workload_shape, workload_config,
+// simulate_workload) with `extra_ablations` added to the configuration. Errors of a case are
+// rethrown naming its file:line and name. `on_case` (may be empty) sees each result as it comes.
+std::vector<report::CaseResult> run_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu,
+                                          double clock_mhz, const std::vector<std::string>& extra_ablations,
+                                          const std::function<void(const report::CaseResult&)>& on_case = {});
+
+// A note for stderr when the memory model makes ablations of the memory system meaningless.
+std::string ablation_note(const Config& cfg, const std::vector<std::string>& ablations);
+
+}  // namespace simfa::cli

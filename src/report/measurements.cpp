@@ -1,0 +1,220 @@
+// The measurements CSV reader (strict: every problem is one UserError naming file:line and
+// column) and the error statistics of a validation.
+#include "report/measurements.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/error.h"
+#include "spec/attention.h"
+
+namespace simfa::report {
+
+namespace {
+
+const std::vector<std::string>& required_columns() {
+  static const std::vector<std::string> v = {"case", "batch", "seqlen", "heads", "head_dim", "causal", "measured_us"};
+  return v;
+}
+const std::vector<std::string>& optional_columns() {
+  static const std::vector<std::string> v = {"kv_seqlen", "heads_kv", "dtype", "clock_mhz", "gpu"};
+  return v;
+}
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = line.find(',', start);
+    out.push_back(trim(std::string_view(line).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Edit distance, for "did you mean" on column names.
+std::size_t distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string suggestion(const std::string& col) {
+  std::string best;
+  std::size_t best_d = 3;
+  for (const auto* list : {&required_columns(), &optional_columns()})
+    for (const auto& c : *list) {
+      const std::size_t d = distance(col, c);
+      if (d < best_d) best_d = d, best = c;
+    }
+  return best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best);
+}
+
+std::int64_t positive_int(const std::string& text, const std::string& where, const std::string& col) {
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size())
+    user_error("{}: column '{}': expected a positive integer, got '{}'", where, col, text);
+  if (v <= 0) user_error("{}: column '{}': must be at least 1, got {}", where, col, v);
+  return v;
+}
+
+double positive_double(const std::string& text, const std::string& where, const std::string& col) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v))
+    user_error("{}: column '{}': expected a number, got '{}'", where, col, text);
+  if (v <= 0) user_error("{}: column '{}': must be positive, got {}", where, col, text);
+  return v;
+}
+
+bool boolean(std::string text, const std::string& where, const std::string& col) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (text == "1" || text == "true" || text == "yes") return true;
+  if (text == "0" || text == "false" || text == "no") return false;
+  user_error("{}: column '{}': expected 0/1 (or true/false, yes/no), got '{}'", where, col, text);
+}
+
+}  // namespace
+
+std::vector<MeasuredCase> read_measurements(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) user_error("{}: cannot open the measurements file", path);
+  return parse_measurements(in, path);
+}
+
+std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string& name) {
+  std::string line;
+  int lineno = 0;
+  std::vector<std::string> header;
+  std::map<std::string, std::size_t> col;  // name -> index
+  std::vector<MeasuredCase> cases;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // UTF-8 BOM
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    const std::string where = fmt::format("{}:{}", name, lineno);
+    std::vector<std::string> f = split(t);
+    if (header.empty()) {
+      header = f;
+      for (std::size_t i = 0; i < header.size(); ++i) {
+        const std::string& c = header[i];
+        if (c.empty()) user_error("{}: column {} of the header has no name", where, i + 1);
+        const bool known = std::count(required_columns().begin(), required_columns().end(), c) ||
+                           std::count(optional_columns().begin(), optional_columns().end(), c);
+        if (!known)
+          user_error("{}: unknown column '{}'{}; columns are {} (required) and {} (optional)", where, c,
+                     suggestion(c), join(required_columns()), join(optional_columns()));
+        if (!col.emplace(c, i).second) user_error("{}: column '{}' appears twice", where, c);
+      }
+      for (const auto& r : required_columns())
+        if (!col.count(r))
+          user_error("{}: missing column '{}' (required: {})", where, r, join(required_columns()));
+      continue;
+    }
+    if (f.size() != header.size())
+      user_error("{}: {} fields, but the header has {} columns", where, f.size(), header.size());
+    auto cell = [&](const std::string& c) -> const std::string* {
+      auto it = col.find(c);
+      return it == col.end() || f[it->second].empty() ? nullptr : &f[it->second];
+    };
+    auto required = [&](const std::string& c) -> const std::string& {
+      const std::string* v = cell(c);
+      if (!v) user_error("{}: column '{}' is empty", where, c);
+      return *v;
+    };
+    MeasuredCase m;
+    m.where = where;
+    m.name = required("case");
+    m.batch = positive_int(required("batch"), where, "batch");
+    m.seqlen = positive_int(required("seqlen"), where, "seqlen");
+    m.heads = positive_int(required("heads"), where, "heads");
+    m.head_dim = positive_int(required("head_dim"), where, "head_dim");
+    m.causal = boolean(required("causal"), where, "causal");
+    m.measured_us = positive_double(required("measured_us"), where, "measured_us");
+    m.kv_seqlen = cell("kv_seqlen") ? positive_int(*cell("kv_seqlen"), where, "kv_seqlen") : m.seqlen;
+    m.heads_kv = cell("heads_kv") ? positive_int(*cell("heads_kv"), where, "heads_kv") : m.heads;
+    if (m.heads % m.heads_kv != 0)
+      user_error("{}: column 'heads_kv': {} does not divide heads = {} (heads counts query heads)", where, m.heads_kv,
+                 m.heads);
+    if (const std::string* d = cell("dtype")) {
+      try {
+        spec::parse_dtype(*d, "dtype");
+      } catch (const UserError&) {
+        user_error("{}: column 'dtype': expected fp16, bf16 or fp8_e4m3, got '{}'", where, *d);
+      }
+      m.dtype = *d;
+    }
+    if (const std::string* c = cell("clock_mhz")) m.clock_mhz = positive_double(*c, where, "clock_mhz");
+    if (const std::string* g = cell("gpu")) m.gpu = *g;
+    cases.push_back(std::move(m));
+  }
+  if (header.empty()) user_error("{}: empty file (expected a header: {}, ...)", name, join(required_columns()));
+  if (cases.empty()) user_error("{}: no cases (only a header)", name);
+  return cases;
+}
+
+double error_pct(double simulated, double measured) { return 100.0 * (simulated - measured) / measured; }
+
+ErrorSummary summarize(const std::vector<CaseResult>& results) {
+  ErrorSummary s;
+  s.cases = results.size();
+  for (const auto& r : results) {
+    s.mape_pct += std::abs(r.error_pct);
+    s.max_abs_error_pct = std::max(s.max_abs_error_pct, std::abs(r.error_pct));
+  }
+  if (s.cases) s.mape_pct /= static_cast<double>(s.cases);
+  return s;
+}
+
+std::string validation_table(const std::vector<CaseResult>& results, const ErrorSummary& s) {
+  std::size_t w = 4;
+  for (const auto& r : results) w = std::max(w, r.name.size());
+  std::string o = fmt::format("{:<{}}  {:>12}  {:>12}  {:>8}\n", "case", w, "measured_us", "simulated_us", "error");
+  for (const auto& r : results)
+    o += fmt::format("{:<{}}  {:>12.2f}  {:>12.2f}  {:>+7.1f}%\n", r.name, w, r.measured_us, r.simulated_us, r.error_pct);
+  o += fmt::format("MAPE {:.1f}%, max |error| {:.1f}% over {} case{}\n", s.mape_pct, s.max_abs_error_pct, s.cases,
+                   s.cases == 1 ? "" : "s");
+  return o;
+}
+
+nlohmann::ordered_json validation_json(const std::vector<CaseResult>& results, const ErrorSummary& s) {
+  nlohmann::ordered_json j;
+  j["mape_pct"] = s.mape_pct;
+  j["max_abs_error_pct"] = s.max_abs_error_pct;
+  j["cases"] = nlohmann::ordered_json::array();
+  for (const auto& r : results)
+    j["cases"].push_back({{"case", r.name},
+                          {"measured_us", r.measured_us},
+                          {"simulated_us", r.simulated_us},
+                          {"error_pct", r.error_pct}});
+  return j;
+}
+
+}  // namespace simfa::report

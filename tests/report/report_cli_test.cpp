@@ -1,0 +1,147 @@
+// The commands through the binary: `simfa run --timeline`, `simfa validate`, `simfa ablate`, and
+// their errors (exit code 2, one line naming the file, line and column or flag).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "report_test_util.h"
+
+namespace simfa::test {
+namespace {
+
+const std::string kCsv = std::string(SIMFA_SOURCE_DIR) + "/tests/data/synthetic_measurements.csv";
+const std::string kTiny = "--model llama3-8b --seqlen 256 --set gpu.num_sms=8";
+
+TEST(RunTimeline, WritesPerfettoJsonAndSvg) {
+  const std::string json = temp_path("tl.json"), svg = temp_path("tl.svg");
+  CliOut o = simfa_cli("run " + kTiny + " --timeline " + json + " --timeline-sms 0,1");
+  ASSERT_EQ(o.rc, 0) << o.text;
+  EXPECT_NE(o.text.find("timeline          " + json), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("ping-pong         SM 0"), std::string::npos) << o.text;
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_GT(j["traceEvents"].size(), 100u);
+  o = simfa_cli("run " + kTiny + " --timeline " + svg + " --timeline-window-us 0:20");
+  ASSERT_EQ(o.rc, 0) << o.text;
+  std::string err;
+  const std::string text = read_file(svg);
+  EXPECT_TRUE(xml_well_formed(text, &err)) << err;
+  EXPECT_NE(text.find("0.00 – 20.00 µs"), std::string::npos);
+}
+
+TEST(RunTimeline, BadFlagsAreUserErrorsBeforeTheRun) {
+  CliOut o = simfa_cli("run " + kTiny + " --timeline out.png");
+  EXPECT_EQ(o.rc, 2) << o.text;
+  EXPECT_NE(o.text.find("must end in .json"), std::string::npos) << o.text;
+  o = simfa_cli("run " + kTiny + " --timeline " + temp_path("x.svg") + " --timeline-sms 9");
+  EXPECT_EQ(o.rc, 2) << o.text;
+  EXPECT_NE(o.text.find("SM 9 does not exist (this GPU has 8 SMs)"), std::string::npos) << o.text;
+  o = simfa_cli("run " + kTiny + " --timeline " + temp_path("x.svg") + " --timeline-window-us 5:2");
+  EXPECT_EQ(o.rc, 2) << o.text;
+  o = simfa_cli("run " + kTiny + " --timeline " + temp_path("x.json") + " --timeline-max-spans 10");
+  EXPECT_EQ(o.rc, 0) << o.text;
+  EXPECT_NE(o.text.find("warning: timeline: span limit of 10 reached"), std::string::npos) << o.text;
+}
+
+TEST(Validate, RunsTheSyntheticCsvAndWritesJson) {
+  const std::string json = temp_path("validate.json");
+  CliOut o = simfa_cli("validate --measurements " + kCsv + " --json " + json);
+  ASSERT_EQ(o.rc, 0) << o.text;
+  for (const char* s : {"tiny-mha", "tiny-gqa-causal", "tiny-d64-cross", "MAPE", "max |error|", "over 3 cases"})
+    EXPECT_NE(o.text.find(s), std::string::npos) << s << "\n" << o.text;
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["cases"].size(), 3u);
+  double mape = 0, maxe = 0;
+  for (const auto& c : j["cases"]) {
+    EXPECT_DOUBLE_EQ(c["measured_us"].get<double>(), 10.0);
+    const double sim = c["simulated_us"].get<double>();
+    EXPECT_GT(sim, 0);
+    EXPECT_NEAR(c["error_pct"].get<double>(), 100 * (sim - 10) / 10, 1e-9);
+    mape += std::abs(c["error_pct"].get<double>()) / 3;
+    maxe = std::max(maxe, std::abs(c["error_pct"].get<double>()));
+  }
+  EXPECT_NEAR(j["mape_pct"].get<double>(), mape, 1e-9);
+  EXPECT_NEAR(j["max_abs_error_pct"].get<double>(), maxe, 1e-9);
+  EXPECT_EQ(j["cases"][0]["case"], "tiny-mha");
+}
+
+TEST(Validate, CaseMatchesSimfaRun) {
+  // Row tiny-mha is `simfa run --model none --heads-kv 2 --head-dim 128 --seqlen 256`.
+  const std::string vj = temp_path("v1.json"), rj = temp_path("r1.json");
+  ASSERT_EQ(simfa_cli("validate --measurements " + kCsv + " --json " + vj).rc, 0);
+  ASSERT_EQ(simfa_cli("run --model none --heads-kv 2 --head-dim 128 --seqlen 256 --json " + rj).rc, 0);
+  std::ifstream a(vj), b(rj);
+  const auto v = nlohmann::json::parse(a), r = nlohmann::json::parse(b);
+  EXPECT_DOUBLE_EQ(v["cases"][0]["simulated_us"].get<double>(), r["latency_us"].get<double>());
+}
+
+TEST(Validate, BadCsvsExitWithCode2AndNameTheProblem) {
+  struct Bad {
+    std::string name, content, message;
+  };
+  const std::vector<Bad> bad = {
+      {"missing.csv", "case,batch,seqlen,heads,head_dim,causal\na,1,256,2,128,0\n", ":1: missing column 'measured_us'"},
+      {"unknown.csv", "case,batch,seqlen,heads,head_dim,causal,measured_us,color\na,1,256,2,128,0,10,red\n",
+       ":1: unknown column 'color'"},
+      {"nonnum.csv", "case,batch,seqlen,heads,head_dim,causal,measured_us\na,1,256,two,128,0,10\n",
+       ":2: column 'heads': expected a positive integer, got 'two'"},
+      {"zero.csv", "case,batch,seqlen,heads,head_dim,causal,measured_us\na,1,0,2,128,0,10\n",
+       ":2: column 'seqlen': must be at least 1, got 0"},
+      {"empty.csv", "", ": empty file"},
+      {"header_only.csv", "case,batch,seqlen,heads,head_dim,causal,measured_us\n", ": no cases"},
+      {"gpu.csv", "case,batch,seqlen,heads,head_dim,causal,measured_us,gpu\na,1,256,2,128,0,10,h900\n",
+       ":2 (case 'a'): "},
+  };
+  for (const auto& b : bad) {
+    const std::string path = write_temp(b.name, b.content);
+    const CliOut o = simfa_cli("validate --measurements " + path);
+    EXPECT_EQ(o.rc, 2) << b.name << ": " << o.text;
+    EXPECT_NE(o.text.find("simfa: error: " + path + b.message), std::string::npos) << b.name << ": " << o.text;
+    EXPECT_EQ(std::count(o.text.begin(), o.text.end(), '\n'), 1) << b.name << ": " << o.text;
+  }
+  const CliOut o = simfa_cli("validate --measurements /nonexistent/m.csv");
+  EXPECT_EQ(o.rc, 2) << o.text;
+  EXPECT_NE(o.text.find("/nonexistent/m.csv: cannot open"), std::string::npos) << o.text;
+}
+
+TEST(Ablate, PrintsATable5StyleMapeTable) {
+  const std::string json = temp_path("ablate.json");
+  CliOut o = simfa_cli("ablate --measurements " + kCsv + " --set mem.model=hierarchy --json " + json);
+  ASSERT_EQ(o.rc, 0) << o.text;
+  for (const char* s : {"Variant", "MAPE", "Sim-FA (baseline)", "No LRC (no-lrc)", "Oversimplified hash (simple-hash)",
+                        "No line deduplication (no-dedup)", "over 3 cases"})
+    EXPECT_NE(o.text.find(s), std::string::npos) << s << "\n" << o.text;
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["variants"].size(), 4u);
+  EXPECT_EQ(j["variants"][0]["variant"], "baseline");
+  EXPECT_EQ(j["variants"][3]["variant"], "no-dedup");
+  for (const auto& v : j["variants"]) {
+    EXPECT_TRUE(v.contains("mape_pct"));
+    EXPECT_EQ(v["cases"].size(), 3u);
+  }
+  // Without deduplication TMA sends a request per element: the kernel cannot be faster.
+  for (int c = 0; c < 3; ++c)
+    EXPECT_GE(j["variants"][3]["cases"][c]["simulated_us"].get<double>(),
+              j["variants"][0]["cases"][c]["simulated_us"].get<double>());
+}
+
+TEST(Ablate, OneWorkloadWithoutMeasurementsAndErrors) {
+  CliOut o = simfa_cli("ablate " + kTiny + " --ablate no-dedup");
+  ASSERT_EQ(o.rc, 0) << o.text;
+  EXPECT_NE(o.text.find("latency_us"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("No line deduplication (no-dedup)"), std::string::npos) << o.text;
+  EXPECT_EQ(o.text.find("No LRC"), std::string::npos) << o.text;
+  o = simfa_cli("ablate " + kTiny + " --ablate no-such");
+  EXPECT_EQ(o.rc, 2) << o.text;
+  EXPECT_NE(o.text.find("unknown ablation 'no-such'"), std::string::npos) << o.text;
+  o = simfa_cli("ablate --seqlen 512 --measurements " + kCsv);
+  EXPECT_EQ(o.rc, 2) << o.text;
+  EXPECT_NE(o.text.find("--seqlen cannot be combined with --measurements"), std::string::npos) << o.text;
+}
+
+}  // namespace
+}  // namespace simfa::test
