@@ -18,7 +18,7 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	$(BUILD)/bin/simfa trace run examples/traces/pingpong.sft
+	$(BUILD)/bin/simfa run --timeline $(BUILD)/timeline.svg
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

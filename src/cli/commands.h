@@ -8,4 +8,6 @@ void add_config_commands(CLI::App& app);
 void add_run_command(CLI::App& app);             // cmd_run.cpp
 void add_trace_gen_command(CLI::App& trace);     // cmd_trace_gen.cpp
 void add_translate_command(CLI::App& app);       // cmd_translate.cpp
+void add_validate_command(CLI::App& app);        // cmd_validate.cpp
+void add_ablate_command(CLI::App& app);          // cmd_ablate.cpp
 }  // namespace simfa::cli
