@@ -112,6 +112,7 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
     t.pc = 0;
     t.st = St::Ready;
     t.ready_at = now;
+    min_ready_ = std::min(min_ready_, now);
     t.post_wait = t.bar_registered = t.bar_released = t.ldg_done = false;
     t.age = next_age_++;
     t.stage_waits.assign(k_.stages, 0);
@@ -160,7 +161,9 @@ Cycle Sm::tick(Cycle now) {
   if (dirty_) recheck(now);
   // 4. Issue.
   std::uint64_t picked = 0;
-  for (std::uint32_t w = 0; w < p_.issue_width; ++w) {
+  // min_ready_ is a lower bound of the ready_at of Ready threads: when it is in the future no
+  // thread is eligible and select() would find none.
+  for (std::uint32_t w = 0; w < p_.issue_width && min_ready_ <= now; ++w) {
     const int s = select(now, picked);
     if (s < 0) break;
     picked |= 1ULL << s;
@@ -172,13 +175,19 @@ Cycle Sm::tick(Cycle now) {
   }
   // 5. Issue may have satisfied other waits (they issue from the next cycle on).
   if (dirty_) recheck(now);
-  for (std::size_t i = live_ctas_.size(); i-- > 0;) maybe_retire(live_ctas_[i], now);
+  for (std::size_t i = live_ctas_.size(); i-- > 0;) {
+    const Cta& c = ctas_[live_ctas_[i]];
+    if (c.live_threads == 0 && c.outstanding == 0 && now >= c.finish_at) maybe_retire(live_ctas_[i], now);
+  }
   // 6. When do we need to run again?
   Cycle next = aeq_.next();
+  Cycle min_ready = kNever;
   for (std::uint32_t s : live_threads_) {
     const Thread& t = threads_[s];
-    if (t.st == St::Ready) next = std::min(next, std::max(t.ready_at, now + 1));
+    if (t.st == St::Ready) min_ready = std::min(min_ready, t.ready_at);
   }
+  min_ready_ = min_ready;
+  if (min_ready != kNever) next = std::min(next, std::max(min_ready, now + 1));
   next = std::min(next, tma_.next_need(now));
   if (tc_.startable() || (!ldg_pending_.empty() && !port_blocked_)) next = std::min(next, now + 1);
   for (std::uint32_t i : live_ctas_) {
@@ -240,6 +249,7 @@ void Sm::advance(std::uint32_t slot, Cycle now, Cycle ready_at) {
   ++t.pos;
   t.st = St::Ready;
   t.ready_at = ready_at;
+  min_ready_ = std::min(min_ready_, ready_at);
   if (!fetch(t)) thread_done(slot, now);
 }
 
@@ -275,6 +285,7 @@ void Sm::recheck(Cycle now) {
     span(t.wait, t, t.post_wait ? 0 : t.buf[t.pos].id, t.wait_since, now);
     t.st = St::Ready;
     t.ready_at = now;
+    min_ready_ = std::min(min_ready_, now);
     if (t.post_wait) {
       t.post_wait = false;
       if (!fetch(t)) thread_done(s, now);
@@ -488,10 +499,12 @@ void Sm::on_response(const mem::MemReq& r, Cycle now) {
     t.ldg_done = true;
     --ctas_[t.cta_slot].outstanding;
     dirty_ = true;
-  } else {
-    tma_.on_response(r, now);
+    engine_.wake(this, now);
+  } else if (tma_.on_response(r, now)) {
+    engine_.wake(this, now);
   }
-  engine_.wake(this, now);
+  // Otherwise the response changed nothing this SM's tick depends on (see TmaEngine::on_response);
+  // any tick it needs is already scheduled.
 }
 
 void Sm::on_retry(Cycle now) {

@@ -170,6 +170,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   std::uint32_t ctas_live_ = 0;
   std::uint64_t smem_used_ = 0, regs_used_ = 0, warps_used_ = 0;
   int last_ = -1;
+  Cycle min_ready_ = kNever;  // lower bound of ready_at over Ready threads (exact after a tick)
   std::uint64_t next_age_ = 0;
   bool dirty_ = false;
   bool port_blocked_ = false;

@@ -9,7 +9,7 @@
 namespace simfa::core {
 
 TmaEngine::TmaEngine(const TmaParams& p, std::uint16_t sm, mem::MemorySystem& mem, Aeq& aeq, TmaClient& client)
-    : p_(p), sm_(sm), mem_(mem), aeq_(aeq), client_(client) {}
+    : p_(p), sm_(sm), mem_(mem), aeq_(aeq), client_(client), ring_(std::max<std::uint32_t>(1, p.queue_depth)) {}
 
 TmaOp TmaEngine::take_op() {
   TmaOp op;
@@ -35,7 +35,11 @@ std::uint32_t TmaEngine::enqueue(TmaOp&& op, Cycle now) {
   op.sent = op.done = 0;
   op.in_use = true;
   ops_[slot] = std::move(op);
-  queue_.push_back(slot);
+  SIMFA_ASSERT(qn_ < ring_.size(), fmt::format("sm[{}].tma", sm_), "request queue overflow at cycle {}", now);
+  std::size_t tail = qh_ + qn_;
+  if (tail >= ring_.size()) tail -= ring_.size();
+  ring_[tail] = slot;
+  ++qn_;
   if (ops_[slot].store) ++stores_; else ++loads_;
   busy_.set(now, true);
   return slot;
@@ -59,22 +63,24 @@ Cycle TmaEngine::setup_latency(const TmaOp& op) {
 
 void TmaEngine::tick(Cycle now) {
   // Setup: one copy per cycle enters the setup pipeline. It is visible from the cycle after issue.
-  if (setup_next_ < queue_.size() && last_setup_start_ != now) {
-    TmaOp& op = ops_[queue_[setup_next_]];
+  if (setup_next_ < qn_ && last_setup_start_ != now) {
+    const std::uint32_t slot = q_at(setup_next_);
+    TmaOp& op = ops_[slot];
     if (op.issued < now) {
       op.ready_at = now + setup_latency(op);
       last_setup_start_ = now;
       ++setup_next_;
-      aeq_.push(op.ready_at, AeqKind::TmaSetupDone, queue_[setup_next_ - 1]);
+      aeq_.push(op.ready_at, AeqKind::TmaSetupDone, slot);
     }
   }
   // Generation: the head copy, in order.
   std::uint32_t budget = p_.lines_per_cycle;
-  while (budget > 0 && !queue_.empty() && !port_blocked_) {
-    const std::uint32_t slot = queue_.front();
+  while (budget > 0 && qn_ != 0 && !port_blocked_) {
+    const std::uint32_t slot = ring_[qh_];
     TmaOp& op = ops_[slot];
     if (op.ready_at > now) break;
-    while (budget > 0 && op.sent < op.lines.size() && inflight_ < p_.max_inflight_lines) {
+    const auto nlines = static_cast<std::uint32_t>(op.lines.size());
+    while (budget > 0 && op.sent < nlines && inflight_ < p_.max_inflight_lines) {
       const LineReq& l = op.lines[op.sent];
       mem::MemReq r;
       r.line = l.line;
@@ -93,9 +99,10 @@ void TmaEngine::tick(Cycle now) {
       ++lines_sent_;
       --budget;
     }
-    if (op.sent < op.lines.size()) break;
+    if (op.sent < nlines) break;
     // All lines sent: the copy leaves the queue.
-    queue_.pop_front();
+    if (++qh_ == ring_.size()) qh_ = 0;
+    --qn_;
     --setup_next_;
     client_.tma_all_sent(op, now);
     if (op.done == op.lines.size()) {  // nothing to wait for (e.g. a box fully outside the tensor)
@@ -103,13 +110,14 @@ void TmaEngine::tick(Cycle now) {
       release(slot);
     }
   }
-  if (queue_.empty() && inflight_ == 0) busy_.set(now, false);
+  if (qn_ == 0 && inflight_ == 0) busy_.set(now, false);
 }
 
-void TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
+bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
   SIMFA_ASSERT(r.tag < ops_.size() && ops_[r.tag].in_use, fmt::format("sm[{}].tma", sm_),
                "response for unknown copy {} at cycle {}", r.tag, now);
   TmaOp& op = ops_[r.tag];
+  bool need_tick = inflight_ >= p_.max_inflight_lines;
   --inflight_;
   ++op.done;
   bytes_ += 32ULL * static_cast<unsigned>(__builtin_popcount(r.sectors));
@@ -117,8 +125,10 @@ void TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
     // Still at the queue head only if it has not been popped yet (popped once all lines sent).
     client_.tma_complete(op, now);
     release(r.tag);
+    need_tick = true;
   }
-  if (queue_.empty() && inflight_ == 0) busy_.set(now, false);
+  if (qn_ == 0 && inflight_ == 0) busy_.set(now, false);
+  return need_tick;
 }
 
 void TmaEngine::release(std::uint32_t slot) {
@@ -131,9 +141,9 @@ void TmaEngine::release(std::uint32_t slot) {
 
 Cycle TmaEngine::next_need(Cycle now) const {
   Cycle t = kNever;
-  if (setup_next_ < queue_.size()) t = now + 1;
-  if (!queue_.empty() && !port_blocked_) {
-    const TmaOp& op = ops_[queue_.front()];
+  if (setup_next_ < qn_) t = now + 1;
+  if (qn_ != 0 && !port_blocked_) {
+    const TmaOp& op = ops_[ring_[qh_]];
     // A copy still in setup is woken by its AEQ event.
     if (op.ready_at <= now && (inflight_ < p_.max_inflight_lines || op.sent == op.lines.size()))
       t = std::min(t, now + 1);

@@ -45,7 +45,7 @@ class TmaEngine {
  public:
   TmaEngine(const TmaParams& p, std::uint16_t sm, mem::MemorySystem& mem, Aeq& aeq, TmaClient& client);
 
-  bool full() const { return queue_.size() >= p_.queue_depth; }
+  bool full() const { return qn_ >= p_.queue_depth; }
   // Takes a copy issued at `now` (its lines already generated); returns its slot.
   std::uint32_t enqueue(TmaOp&& op, Cycle now);
   TmaOp& op(std::uint32_t slot) { return ops_[slot]; }
@@ -53,11 +53,13 @@ class TmaEngine {
   TmaOp take_op();
 
   void tick(Cycle now);
-  void on_response(const mem::MemReq& r, Cycle now);
+  // Returns whether the SM needs a tick for it: a copy completed, or line generation was held by
+  // `max_inflight_lines` and may go on. Otherwise nothing its tick depends on changed.
+  bool on_response(const mem::MemReq& r, Cycle now);
   void on_retry(Cycle now) { port_blocked_ = false; }
   // The next cycle this unit needs a tick for its own progress (kNever: waiting on others).
   Cycle next_need(Cycle now) const;
-  bool idle() const { return queue_.empty() && inflight_ == 0; }
+  bool idle() const { return qn_ == 0 && inflight_ == 0; }
   void finish(Cycle now) { busy_.set(now, false); }
 
   void register_stats(Stats& s, const std::string& prefix);
@@ -73,8 +75,15 @@ class TmaEngine {
   TmaClient& client_;
   std::vector<TmaOp> ops_;
   std::vector<std::uint32_t> free_;
-  std::deque<std::uint32_t> queue_;  // in issue order
-  std::size_t setup_next_ = 0;       // index in queue_ of the first copy not yet in setup
+  // The request queue, in issue order: a ring of queue_depth slots (head qh_, qn_ entries).
+  std::uint32_t q_at(std::size_t i) const {
+    std::size_t j = qh_ + i;
+    if (j >= ring_.size()) j -= ring_.size();
+    return ring_[j];
+  }
+  std::vector<std::uint32_t> ring_;
+  std::size_t qh_ = 0, qn_ = 0;
+  std::size_t setup_next_ = 0;       // index in the queue of the first copy not yet in setup
   Cycle last_setup_start_ = kNever;
   std::uint32_t inflight_ = 0;
   bool port_blocked_ = false;

@@ -1,5 +1,6 @@
 // Engine: a calendar wheel of kSlots one-cycle slots (with a bitmap for finding the next busy
-// slot) for the near future, and min-heaps for events beyond the wheel's horizon. Far events
+// slot; messages in a pooled linked list per slot, tick requests in a per-slot bitmap of component
+// ids) for the near future, and min-heaps for events beyond the wheel's horizon. Far events
 // migrate into the wheel before anything else is inserted into their slot, so a slot's messages
 // stay in scheduling order.
 #include "sim/engine.h"
@@ -11,28 +12,54 @@
 
 namespace simfa {
 
-Engine::Engine(bool skip_idle) : skip_(skip_idle), wheel_(kSlots) {}
+namespace {
+// Contract violations, out of line so that the hot paths below keep a small frame.
+[[gnu::cold, gnu::noinline]] void bad_send(Cycle t, Cycle now) {
+  SIMFA_ASSERT(false, "engine", "message scheduled for cycle {} at cycle {}", t, now);
+}
+[[gnu::cold, gnu::noinline]] void bad_wake(Cycle t, Cycle now) {
+  SIMFA_ASSERT(false, "engine", "wake for past cycle {} at cycle {}", t, now);
+}
+[[gnu::cold, gnu::noinline]] void bad_next(std::uint32_t id, Cycle next, Cycle t) {
+  SIMFA_ASSERT(false, "engine", "component {} asked for cycle {} at cycle {}", id, next, t);
+}
+}  // namespace
+
+Engine::Engine(bool skip_idle) : skip_(skip_idle) {}
 
 void Engine::add(Component* c) {
   c->id_ = static_cast<std::uint32_t>(comps_.size());
   comps_.push_back(c);
   phase_.resize((comps_.size() + 63) / 64, 0);
+  tick_bits_.resize(phase_.size() * kSlots, 0);  // appends the new word's slots (see engine.h)
+}
+
+void Engine::push_msg(Cycle t, const Msg& m) {
+  std::uint32_t n = free_;
+  if (n != kNil) {
+    free_ = pool_[n].next;
+  } else {
+    n = static_cast<std::uint32_t>(pool_.size());
+    pool_.emplace_back();
+  }
+  Node& node = pool_[n];
+  node.m = m;
+  node.next = kNil;
+  SlotList& s = slots_[t & (kSlots - 1)];
+  if (s.tail == kNil) s.head = n;
+  else pool_[s.tail].next = n;
+  s.tail = n;
+  mark(t);
 }
 
 void Engine::send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t) {
-  SIMFA_ASSERT(t > now_ || (!started_ && t == now_), "engine",
-               "message scheduled for cycle {} at cycle {}", t, now_);
-  if (t - now_ < kSlots) {
-    wheel_[t & (kSlots - 1)].msgs.push_back({target, tag, p});
-    mark(t);
-    ++wheel_count_;
-  } else {
-    far_.push({t, seq_++, {target, tag, p}});
-  }
+  if (!(t > now_ || (!started_ && t == now_))) [[unlikely]] bad_send(t, now_);
+  if (t - now_ < kSlots) push_msg(t, {target, tag, p});
+  else far_.push({t, seq_++, {target, tag, p}});
 }
 
 void Engine::wake(Component* c, Cycle t) {
-  SIMFA_ASSERT(t >= now_, "engine", "wake for past cycle {} at cycle {}", t, now_);
+  if (t < now_) [[unlikely]] bad_wake(t, now_);
   if (t == now_ && in_tick_phase_) {
     if (c->id_ > ticking_id_) {
       if (c->scheduled_ != now_) {
@@ -45,49 +72,43 @@ void Engine::wake(Component* c, Cycle t) {
   }
   if (c->scheduled_ != kNever && c->scheduled_ >= now_ && c->scheduled_ <= t) return;
   c->scheduled_ = t;
-  if (t - now_ < kSlots) {
-    wheel_[t & (kSlots - 1)].ticks.push_back(c->id_);
-    mark(t);
-    ++wheel_count_;
-  } else {
-    far_ticks_.push({t, c->id_});
-  }
+  if (t - now_ < kSlots) push_tick(t, c->id_);
+  else far_ticks_.push({t, c->id_});
 }
 
 void Engine::migrate_far() {
   while (!far_.empty() && far_.top().t - now_ < kSlots) {
     const Far& f = far_.top();
-    wheel_[f.t & (kSlots - 1)].msgs.push_back(f.m);
-    mark(f.t);
-    ++wheel_count_;
+    push_msg(f.t, f.m);
     far_.pop();
   }
   while (!far_ticks_.empty() && far_ticks_.top().t - now_ < kSlots) {
     const FarTick& f = far_ticks_.top();
-    wheel_[f.t & (kSlots - 1)].ticks.push_back(f.id);
-    mark(f.t);
-    ++wheel_count_;
+    push_tick(f.t, f.id);
     far_ticks_.pop();
   }
 }
 
+bool Engine::wheel_empty() const {
+  std::uint64_t any = 0;
+  for (std::uint64_t w : bitmap_) any |= w;
+  return any == 0;
+}
+
 Cycle Engine::next_busy_cycle() const {
   const Cycle from = started_ ? now_ + 1 : now_;
-  if (wheel_count_ > 0) {
-    constexpr Cycle kWords = kSlots / 64;
-    const Cycle base = from & (kSlots - 1);
-    const Cycle w0 = base >> 6;
-    for (Cycle i = 0; i <= kWords; ++i) {
-      const Cycle w = (w0 + i) % kWords;
-      std::uint64_t bits = bitmap_[w];
-      if (i == 0) bits &= ~0ULL << (base & 63);         // at or after `from`
-      if (i == kWords) bits &= ~(~0ULL << (base & 63));  // wrapped around: before `from`
-      if (bits) {
-        const Cycle slot = (w << 6) | static_cast<Cycle>(std::countr_zero(bits));
-        return from + ((slot - base) & (kSlots - 1));
-      }
+  constexpr Cycle kWords = kSlots / 64;
+  const Cycle base = from & (kSlots - 1);
+  const Cycle w0 = base >> 6;
+  for (Cycle i = 0; i <= kWords; ++i) {
+    const Cycle w = (w0 + i) % kWords;
+    std::uint64_t bits = bitmap_[w];
+    if (i == 0) bits &= ~0ULL << (base & 63);         // at or after `from`
+    if (i == kWords) bits &= ~(~0ULL << (base & 63));  // wrapped around: before `from`
+    if (bits) {
+      const Cycle slot = (w << 6) | static_cast<Cycle>(std::countr_zero(bits));
+      return from + ((slot - base) & (kSlots - 1));
     }
-    SIMFA_ASSERT(false, "engine", "wheel count {} but no busy slot", wheel_count_);
   }
   Cycle t = kNever;
   if (!far_.empty()) t = far_.top().t;
@@ -99,26 +120,36 @@ void Engine::process_cycle(Cycle t) {
   now_ = t;
   started_ = true;
   migrate_far();
-  Slot& s = wheel_[t & (kSlots - 1)];
+  const std::size_t si = t & (kSlots - 1);
   // 1. Messages, in scheduling order. Handlers cannot add messages to this slot (they schedule
-  // for t + 1 or later, and t + kSlots goes to the far heap).
-  for (std::size_t i = 0; i < s.msgs.size(); ++i) {
-    Msg m = s.msgs[i];
+  // for t + 1 or later, and t + kSlots goes to the far heap). A node is freed before its handler
+  // runs (the message is copied out), so the handler's own sends reuse it while it is hot.
+  SlotList& s = slots_[si];
+  std::uint32_t n = s.head;
+  s.head = s.tail = kNil;
+  while (n != kNil) {
+    Node& node = pool_[n];
+    const Msg m = node.m;
+    const std::uint32_t next = node.next;
+    node.next = free_;
+    free_ = n;
+    n = next;
     m.target->on_event(m.tag, m.p, t);
     ++events_;
   }
-  wheel_count_ -= s.msgs.size();
-  s.msgs.clear();
   // 2. Ticks in ascending component id.
   if (skip_) {
-    for (std::uint32_t id : s.ticks)
-      if (comps_[id]->scheduled_ == t) phase_[id >> 6] |= 1ULL << (id & 63);
+    // Stale entries (components rescheduled meanwhile) are skipped by tick_one.
+    for (std::size_t w = 0; w < phase_.size(); ++w) {
+      std::uint64_t& b = tick_bits_[w * kSlots + si];
+      phase_[w] |= b;
+      b = 0;
+    }
   } else {
+    for (std::size_t w = 0; w < phase_.size(); ++w) tick_bits_[w * kSlots + si] = 0;
     for (std::uint32_t id = 0; id < comps_.size(); ++id) phase_[id >> 6] |= 1ULL << (id & 63);
   }
-  wheel_count_ -= s.ticks.size();
-  s.ticks.clear();
-  bitmap_[(t & (kSlots - 1)) >> 6] &= ~(1ULL << (t & 63));
+  bitmap_[si >> 6] &= ~(1ULL << (t & 63));
   in_tick_phase_ = true;
   for (std::size_t w = 0; w < phase_.size(); ++w) {
     // The word is re-read after each tick: a tick may wake a higher id of this word.
@@ -140,7 +171,7 @@ void Engine::tick_one(std::uint32_t id, Cycle t) {
   const Cycle next = c->tick(t);
   ++ticks_;
   if (next != kNever) {
-    SIMFA_ASSERT(next > t, "engine", "component {} asked for cycle {} at cycle {}", id, next, t);
+    if (next <= t) [[unlikely]] bad_next(id, next, t);
     in_tick_phase_ = false;  // a self-requested future tick is an ordinary wake
     wake(c, next);
     in_tick_phase_ = true;
@@ -154,7 +185,7 @@ bool Engine::run(const std::function<bool()>& done, Cycle limit) {
       t = next_busy_cycle();
       if (t == kNever) return false;
     } else {
-      if (wheel_count_ == 0 && far_.empty() && far_ticks_.empty() && started_) return false;
+      if (started_ && wheel_empty() && far_.empty() && far_ticks_.empty()) return false;
       t = started_ ? now_ + 1 : now_;
     }
     if (t > limit) return false;

@@ -108,11 +108,24 @@ class Engine {
     bool operator>(const FarTick& o) const { return t != o.t ? t > o.t : id > o.id; }
   };
   static constexpr Cycle kSlots = 1024;  // power of two: the near-future calendar wheel
-  struct Slot {
-    std::vector<Msg> msgs;
-    std::vector<std::uint32_t> ticks;
+  static constexpr std::uint32_t kNil = ~0u;
+  // Wheel messages live in one pool of nodes, linked per slot in scheduling order (head/tail
+  // indices). Freed nodes are reused last-in first-out, so a send usually writes a cache line that
+  // a message handler has just read, instead of the cold tail of a per-slot vector.
+  struct alignas(64) Node {
+    Msg m;
+    std::uint32_t next;
+  };
+  struct SlotList {
+    std::uint32_t head = kNil, tail = kNil;
   };
 
+  void push_msg(Cycle t, const Msg& m);
+  void push_tick(Cycle t, std::uint32_t id) {
+    tick_bits_[static_cast<std::size_t>(id >> 6) * kSlots + (t & (kSlots - 1))] |= 1ULL << (id & 63);
+    mark(t);
+  }
+  bool wheel_empty() const;
   void migrate_far();
   Cycle next_busy_cycle() const;
   void process_cycle(Cycle t);
@@ -125,9 +138,14 @@ class Engine {
   bool in_tick_phase_ = false;
   std::uint32_t ticking_id_ = 0;
   std::vector<Component*> comps_;
-  std::vector<Slot> wheel_;
-  std::uint64_t bitmap_[kSlots / 64] = {};
-  std::size_t wheel_count_ = 0;
+  std::vector<Node> pool_;
+  std::uint32_t free_ = kNil;  // free list of pool_ nodes
+  SlotList slots_[kSlots];
+  // Ticks requested per wheel slot: word w of slot s (component ids 64w..64w+63) is at
+  // tick_bits_[w * kSlots + s], so adding components only appends. An entry whose component was
+  // rescheduled meanwhile is stale and skipped (its scheduled_ differs).
+  std::vector<std::uint64_t> tick_bits_;
+  std::uint64_t bitmap_[kSlots / 64] = {};  // slots with messages or ticks
   std::priority_queue<Far, std::vector<Far>, std::greater<>> far_;
   std::priority_queue<FarTick, std::vector<FarTick>, std::greater<>> far_ticks_;
   std::vector<std::uint64_t> phase_;  // bitmap of component ids to tick in this cycle's tick phase
