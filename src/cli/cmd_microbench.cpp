@@ -25,7 +25,8 @@ struct MbOpts {
   std::string json, csv, compare, sweep;
   std::vector<double> ws;
   double ws_ratio = 1.5;
-  std::uint64_t hops = 2000, warmup_max = 1u << 20, sim_mib = 32;
+  std::uint64_t hops = 2000, warmup_passes = 1, warmup_max = 1u << 20, sim_mib = 32,
+                array_mib = 4096;
   std::uint32_t hop_bubble = microbench::kTmaHopBubble, blocks_per_sm = 4;
   bool no_skip = false, quiet = false;
 };
@@ -92,9 +93,12 @@ void run_command(const MbOpts& o) {
   mo.working_sets_kib = o.ws;
   mo.ws_ratio = o.ws_ratio;
   mo.hops = o.hops;
+  mo.warmup_passes = o.warmup_passes;
   mo.warmup_max = o.warmup_max;
   mo.hop_bubble = o.hop_bubble;
   mo.sim_bytes = o.sim_mib << 20;
+  if (o.array_mib < 1) user_error("--array-mib must be at least 1");
+  mo.array_bytes = o.array_mib << 20;
   mo.dram_blocks_per_sm = o.blocks_per_sm;
   mo.skip_idle = !o.no_skip;
   if (!o.quiet) mo.progress = [](const std::string& s) { std::cerr << s << "\n"; };
@@ -176,8 +180,9 @@ void add_microbench_command(CLI::App& app) {
   auto o = std::make_shared<MbOpts>();
   auto* mb = app.add_subcommand("microbench",
                                 "memory microbenchmarks on the simulated GPU: load-latency, "
-                                "tma-latency, tma-bandwidth, dram-bandwidth");
-  mb->add_option("name", o->name, "load-latency | tma-latency | tma-bandwidth | dram-bandwidth")->required();
+                                "tma-latency, tma-bandwidth, dram-bandwidth, kv-stream");
+  mb->add_option("name", o->name,
+                 "load-latency | tma-latency | tma-bandwidth | dram-bandwidth | kv-stream")->required();
   add_gpu_options(mb, o->gpu);
   mb->add_option("--json", o->json, "write the results (and MAPE with --compare) to FILE");
   mb->add_option("--csv", o->csv, "write the results as CSV (the measured files' columns) to FILE");
@@ -188,11 +193,14 @@ void add_microbench_command(CLI::App& app) {
   mb->add_option("--ws", o->ws, "latency: working sets in KiB (repeatable; default 2 KiB..2 GiB)");
   mb->add_option("--ws-ratio", o->ws_ratio, "latency: ratio between default working sets")->capture_default_str();
   mb->add_option("--hops", o->hops, "latency: measured hops per working set")->capture_default_str();
-  mb->add_option("--warmup-max", o->warmup_max,
-                 "latency: warm-up hops (one pass over the working set, at most this many)")->capture_default_str();
+  mb->add_option("--warmup-passes", o->warmup_passes,
+                 "latency: warm-up passes over the working set")->capture_default_str();
+  mb->add_option("--warmup-max", o->warmup_max, "latency: at most this many warm-up hops")->capture_default_str();
   mb->add_option("--hop-bubble", o->hop_bubble,
                  "tma-latency: loop cycles per hop besides the copy (calibrated default)")->capture_default_str();
   mb->add_option("--sim-mib", o->sim_mib, "bandwidth: MiB simulated per case (a prefix of the walk)")->capture_default_str();
+  mb->add_option("--array-mib", o->array_mib,
+                 "bandwidth: size of the walked array; below the L2 size later passes hit in L2")->capture_default_str();
   mb->add_option("--blocks-per-sm", o->blocks_per_sm, "dram-bandwidth: copying blocks per SM")->capture_default_str();
   mb->add_flag("--no-skip", o->no_skip, "reference mode: tick every component every cycle");
   mb->add_flag("--quiet", o->quiet, "no progress lines on stderr");

@@ -31,15 +31,21 @@ struct Measured {
   std::uint64_t copies = 0;
 };
 
+// Throughput over the middle three quarters of the completions of `copies` copies of `bytes`.
+double middle_rate(std::vector<Cycle>& ends, std::uint64_t bytes, Cycle cycles) {
+  std::sort(ends.begin(), ends.end());
+  const std::size_t n = ends.size(), lo = n / 8, hi = n - 1 - n / 8;
+  if (hi > lo && ends[hi] > ends[lo])
+    return static_cast<double>((hi - lo) * bytes) / static_cast<double>(ends[hi] - ends[lo]);
+  return static_cast<double>(n * bytes) / static_cast<double>(cycles);
+}
+
 Measured measure(const Config& cfg, const Options& o, const CopyShape& shape, std::uint32_t blocks) {
   const std::uint64_t bytes = shape.bytes();
-  std::uint64_t total = o.array_bytes / bytes;  // copies in the whole walk
-  if (shape.kind == "tensor2d") total = (shape.side / shape.box[0]) * (shape.side / shape.box[1]);
-  if (shape.kind == "tensor3d")
-    total = (shape.side / shape.box[0]) * (shape.side / shape.box[1]) * (shape.side / shape.box[2]);
-  std::uint64_t copies = std::max<std::uint64_t>(o.min_copies_per_block * blocks,
-                                                 (o.sim_bytes + bytes - 1) / bytes);
-  copies = std::min(copies, total);
+  if (shape.tiles() == 0) user_error("the {} box does not fit the array once", shape.kind);
+  // A prefix of the walk; beyond one pass (a small --array-mib) the walk wraps around.
+  const std::uint64_t copies = std::max<std::uint64_t>(o.min_copies_per_block * blocks,
+                                                       (o.sim_bytes + bytes - 1) / bytes);
   CopySource src(shape, blocks, copies);
   Completions obs;
   RunOptions ro;
@@ -50,13 +56,7 @@ Measured measure(const Config& cfg, const Options& o, const CopyShape& shape, st
   m.copies = copies;
   SIMFA_ASSERT(obs.ends.size() == copies, "microbench bandwidth", "{} completions of {} copies",
                obs.ends.size(), copies);
-  std::sort(obs.ends.begin(), obs.ends.end());
-  const std::size_t lo = copies / 8, hi = copies - 1 - copies / 8;
-  if (hi > lo && obs.ends[hi] > obs.ends[lo]) {
-    m.bytes_per_cycle = static_cast<double>((hi - lo) * bytes) / static_cast<double>(obs.ends[hi] - obs.ends[lo]);
-  } else {
-    m.bytes_per_cycle = static_cast<double>(copies * bytes) / static_cast<double>(m.run.cycles);
-  }
+  m.bytes_per_cycle = middle_rate(obs.ends, bytes, m.run.cycles);
   return m;
 }
 
@@ -71,6 +71,7 @@ Result tma_bandwidth(const Config& cfg, const Options& o) {
   const int sms = static_cast<int>(cfg.i("gpu.num_sms"));
   r.info["gpu"] = cfg.s("gpu.name");
   r.info["sim_bytes_per_case"] = o.sim_bytes;
+  r.info["array_bytes"] = o.array_bytes;
   const auto cases = o.cases.empty() ? default_bandwidth_cases(sms, o.array_bytes) : o.cases;
   for (const auto& c : cases) {
     const Measured m = measure(cfg, o, c.shape, c.blocks);
@@ -91,6 +92,36 @@ Result tma_bandwidth(const Config& cfg, const Options& o) {
                              c.shape.kind, c.shape.box_text(), c.shape.load_kib(), c.blocks, gbs));
     r.rows.push_back(std::move(row));
   }
+  return r;
+}
+
+Result kv_stream(const Config& cfg, const Options& o) {
+  Result r;
+  r.name = "kv-stream";
+  r.key_columns = {"ctas"};
+  r.value_column = "throughput_gbs";
+  const double clock = cfg.f("gpu.clock");
+  const auto sms = static_cast<std::uint32_t>(cfg.i("gpu.num_sms"));
+  r.info["gpu"] = cfg.s("gpu.name");
+  r.info["tiles_per_cta"] = o.kv_copies;
+  KvStreamSource src(sms, o.kv_copies, o.kv_rows);
+  Completions obs;
+  RunOptions ro;
+  ro.skip_idle = o.skip_idle;
+  ro.observer = &obs;
+  const RunResult run = run_trace(src, cfg, ro);
+  const double bpc = middle_rate(obs.ends, KvStreamSource::kTileBytes, run.cycles);
+  Row row;
+  row.keys = {std::to_string(sms)};
+  row.value = bpc * clock / 1e9;
+  row.extra = {{"cycles", static_cast<double>(run.cycles)},
+               {"lts_requests", run.stat("lts__t_requests.sum")},
+               {"lrc_merges", run.stat("gpu.lrc.merges")},
+               {"l2_hit_rate_pct", run.stat("lts__t_sector_hit_rate.pct")},
+               {"sim_wall_s", run.sim_wall_s}};
+  if (o.progress)
+    o.progress(fmt::format("kv-stream {} CTAs: {:.1f} GB/s, {} cycles", sms, row.value, run.cycles));
+  r.rows.push_back(std::move(row));
   return r;
 }
 

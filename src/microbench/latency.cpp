@@ -50,13 +50,15 @@ Result latency(const Config& cfg, const Options& o, bool tma) {
   r.info["gpu"] = cfg.s("gpu.name");
   r.info["clock_mhz"] = clock_hz / 1e6;
   r.info["measured_hops"] = o.hops;
+  r.info["warmup_passes"] = o.warmup_passes;
   r.info["warmup_max"] = o.warmup_max;
   if (tma) r.info["hop_bubble_cycles"] = o.hop_bubble;
   const auto sets = o.working_sets_kib.empty() ? default_sets(o.ws_ratio) : o.working_sets_kib;
   for (double kib : sets) {
     ChaseParams p;
     p.lines = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(kib * 1024 / line));
-    const std::uint64_t warm = std::max<std::uint64_t>(1, std::min(p.lines, o.warmup_max));
+    const std::uint64_t warm =
+        std::max<std::uint64_t>(1, std::min(p.lines * std::max<std::uint64_t>(1, o.warmup_passes), o.warmup_max));
     p.hops = warm + o.hops;
     p.tma = tma;
     p.hop_bubble = tma ? o.hop_bubble : 0;

@@ -7,7 +7,7 @@ namespace simfa::microbench {
 
 const std::vector<std::string>& names() {
   static const std::vector<std::string> n = {"load-latency", "tma-latency", "tma-bandwidth",
-                                             "dram-bandwidth"};
+                                             "dram-bandwidth", "kv-stream"};
   return n;
 }
 
@@ -16,8 +16,9 @@ Result run(const std::string& name, const Config& cfg, const Options& o) {
   if (name == "tma-latency") return latency(cfg, o, true);
   if (name == "tma-bandwidth") return tma_bandwidth(cfg, o);
   if (name == "dram-bandwidth") return dram_bandwidth(cfg, o);
+  if (name == "kv-stream") return kv_stream(cfg, o);
   user_error("unknown microbenchmark '{}' (known: load-latency, tma-latency, tma-bandwidth, "
-             "dram-bandwidth)", name);
+             "dram-bandwidth, kv-stream)", name);
 }
 
 std::vector<BandwidthCase> default_bandwidth_cases(int num_sms, std::uint64_t array_bytes) {

@@ -4,6 +4,7 @@
 //   load-latency, tma-latency  pointer chase over working sets (microbench-methods.md)
 //   tma-bandwidth              bulk / 1D / 2D / 3D TensorMap copies, 1-4 blocks per SM
 //   dram-bandwidth             streaming bulk copies from every SM; fraction of the DRAM peak
+//   kv-stream                  FA3's K/V tile pattern, L2-resident: slice hash and coalescer
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -32,7 +33,8 @@ struct Options {
   std::vector<double> working_sets_kib;
   double ws_ratio = 1.5;
   std::uint64_t hops = 2000;            // measured hops per point
-  std::uint64_t warmup_max = 1u << 20;  // warm-up: one pass over the working set, at most this
+  std::uint64_t warmup_passes = 1;      // warm-up: passes over the working set ...
+  std::uint64_t warmup_max = 1u << 20;  // ... but at most this many hops
   std::uint32_t hop_bubble = kTmaHopBubble;
   // Bandwidth: cases (empty: the reference's 28 shapes x 1-4 blocks per SM).
   std::vector<BandwidthCase> cases;
@@ -40,6 +42,8 @@ struct Options {
   std::uint64_t sim_bytes = 32ull << 20;   // bytes simulated per case (a prefix of the walk)
   std::uint64_t min_copies_per_block = 8;
   std::uint32_t dram_blocks_per_sm = 4;
+  std::uint64_t kv_copies = 64;          // kv-stream: tiles per CTA
+  std::uint64_t kv_rows = 2048;          // kv-stream: rows walked (16 tiles, 512 KiB), then wrap
   bool skip_idle = true;
   std::uint64_t seed = 1;
   std::function<void(const std::string&)> progress;  // one line per point, when set
@@ -55,5 +59,6 @@ std::vector<BandwidthCase> default_bandwidth_cases(int num_sms, std::uint64_t ar
 Result latency(const Config& cfg, const Options& o, bool tma);
 Result tma_bandwidth(const Config& cfg, const Options& o);
 Result dram_bandwidth(const Config& cfg, const Options& o);
+Result kv_stream(const Config& cfg, const Options& o);
 
 }  // namespace simfa::microbench

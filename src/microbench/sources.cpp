@@ -44,17 +44,18 @@ class ChaseStream final : public trace::InstrStream {
 class CopyStream final : public trace::InstrStream {
  public:
   CopyStream(const CopyShape& s, std::uint64_t first, std::uint64_t step, std::uint64_t end,
-             std::uint64_t nx, std::uint64_t ny)
-      : s_(s), t_(first), step_(step), end_(end), nx_(nx), ny_(ny) {}
+             std::uint64_t nx, std::uint64_t ny, std::uint64_t tiles)
+      : s_(s), t_(first), step_(step), end_(end), nx_(nx), ny_(ny), tiles_(tiles) {}
   std::size_t read(Instr* out, std::size_t max) override {
     std::size_t n = 0;
     const auto bytes = static_cast<std::uint32_t>(s_.bytes());
     while (n + 4 <= max && t_ < end_) {
+      const std::uint64_t t = t_ % tiles_;  // later passes over a small array wrap around
       out[n++] = Instr::acquire(0, bytes);
       if (s_.kind == "bulk") {
-        out[n++] = Instr::tma_bulk(0, kArrayBase + t_ * bytes, bytes, 0);
+        out[n++] = Instr::tma_bulk(0, kArrayBase + t * bytes, bytes, 0);
       } else {
-        const std::uint64_t x = t_ % nx_, y = (t_ / nx_) % ny_, z = t_ / (nx_ * ny_);
+        const std::uint64_t x = t % nx_, y = (t / nx_) % ny_, z = t / (nx_ * ny_);
         std::uint64_t off = x * s_.box[0];
         if (s_.kind != "tensor1d") off += y * s_.box[1] * s_.side;
         if (s_.kind == "tensor3d") off += z * s_.box[2] * s_.side * s_.side;
@@ -69,10 +70,58 @@ class CopyStream final : public trace::InstrStream {
 
  private:
   CopyShape s_;
-  std::uint64_t t_, step_, end_, nx_, ny_;
+  std::uint64_t t_, step_, end_, nx_, ny_, tiles_;
+};
+
+class KvStream final : public trace::InstrStream {
+ public:
+  KvStream(std::uint64_t copies, std::uint64_t tiles) : copies_(copies), tiles_(tiles) {}
+  std::size_t read(Instr* out, std::size_t max) override {
+    std::size_t n = 0;
+    while (n + 4 <= max && k_ < copies_) {
+      const Addr origin = kArrayBase + (k_ % tiles_) * 128 * 2048;
+      out[n++] = Instr::acquire(0, KvStreamSource::kTileBytes);
+      out[n++] = Instr::tma_tensor(0, origin, 0, 0);
+      out[n++] = Instr::mb_wait(0);
+      out[n++] = Instr::release(0);
+      ++k_;
+    }
+    return n;
+  }
+
+ private:
+  std::uint64_t copies_, tiles_, k_ = 0;
 };
 
 }  // namespace
+
+KvStreamSource::KvStreamSource(std::uint32_t ctas, std::uint64_t copies, std::uint64_t rows_total)
+    : copies_(copies), tiles_(std::max<std::uint64_t>(1, rows_total / 128)) {
+  info_.name = "kv-stream";
+  info_.ctas = ctas;
+  info_.smem = kTileBytes;
+  info_.threads = 128;
+  info_.stages = 1;
+  trace::TensorMap m;
+  m.id = 0;
+  m.rank = 2;
+  m.esz = 2;
+  m.dims[0] = 1024;  // 2 KiB rows
+  m.dims[1] = tiles_ * 128;
+  m.strides[0] = 2;
+  m.strides[1] = 2048;
+  m.box[0] = 128;
+  m.box[1] = 128;
+  m.base = kArrayBase;
+  info_.define_tmap(m);
+}
+
+trace::CtaProgram KvStreamSource::open(std::uint32_t cta) {
+  trace::CtaProgram prog;
+  prog.id = cta;
+  prog.wgs.push_back({"kv", std::make_unique<KvStream>(copies_, tiles_)});
+  return prog;
+}
 
 ChaseSource::ChaseSource(const ChaseParams& p) : p_(p) {
   if (p.lines == 0) user_error("pointer chase: the working set holds no cache line");
@@ -88,6 +137,14 @@ trace::CtaProgram ChaseSource::open(std::uint32_t cta) {
   prog.id = cta;
   prog.wgs.push_back({"chase", std::make_unique<ChaseStream>(p_)});
   return prog;
+}
+
+std::uint64_t CopyShape::tiles() const {
+  if (kind == "bulk") return side / box[0];
+  std::uint64_t n = side / box[0];
+  if (kind != "tensor1d") n *= side / box[1];
+  if (kind == "tensor3d") n *= side / box[2];
+  return n;
 }
 
 std::uint64_t CopyShape::bytes() const {
@@ -189,7 +246,8 @@ CopySource::CopySource(const CopyShape& s, std::uint32_t ctas, std::uint64_t cop
 trace::CtaProgram CopySource::open(std::uint32_t cta) {
   trace::CtaProgram prog;
   prog.id = cta;
-  prog.wgs.push_back({"copier", std::make_unique<CopyStream>(s_, cta, info_.ctas, copies_, nx_, ny_)});
+  prog.wgs.push_back(
+      {"copier", std::make_unique<CopyStream>(s_, cta, info_.ctas, copies_, nx_, ny_, s_.tiles())});
   return prog;
 }
 

@@ -4,8 +4,8 @@
 //    ordinary load (LDG of 8 bytes) or a 16-byte bulk TMA copy completing on an mbarrier followed
 //    by `hop_bubble` cycles of the loop's own work;
 //  - CopySource: the TMA bandwidth kernel (gpu/ubench/tma_bw.cu): `ctas` one-thread blocks, each
-//    with one copy in flight, walking the copies of a large array grid-stride (copy t goes to
-//    block t mod ctas), `copies` copies in all.
+//    with one copy in flight, walking the copies of an array grid-stride (copy t goes to block
+//    t mod ctas), `copies` copies in all, wrapping around when they exceed one pass.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -49,6 +49,7 @@ struct CopyShape {
   std::uint32_t esz = 4;           // element size (tensor1d: 8)
   std::uint64_t side = 0;          // tensor side in elements (2D: 32768, 3D: 1024; 1D: length)
   std::uint64_t bytes() const;     // bytes per copy
+  std::uint64_t tiles() const;     // copies in one pass over the array
   std::string box_text() const;    // "64x64" (empty for bulk and tensor1d, as in the CSV)
   double load_kib() const { return static_cast<double>(bytes()) / 1024.0; }
   // Builds a shape from the CSV columns (copy_kind, box_elems, load_kib); UserError when invalid.
@@ -69,6 +70,24 @@ class CopySource final : public trace::TraceSource {
   std::uint64_t copies_;
   trace::KernelInfo info_;
   std::uint64_t nx_ = 1, ny_ = 1;  // tiles per dimension
+};
+
+// The FA3 K/V access pattern in isolation (kv-stream): every CTA walks the same sequence of
+// tiles of 128 rows x 128 FP16 elements (256 bytes of each row) of a 2D tensor whose rows are
+// 2 KiB apart (head dim 128, eight heads interleaved, as in §5.4), `copies` tiles each, one copy
+// in flight, over `tile_rows_total` rows (then wrapping). CTAs i and i+1 run on an SM pair.
+class KvStreamSource final : public trace::TraceSource {
+ public:
+  KvStreamSource(std::uint32_t ctas, std::uint64_t copies, std::uint64_t rows_total);
+  const trace::KernelInfo& kernel() const override { return info_; }
+  std::uint32_t wgs_per_cta(std::uint32_t) const override { return 1; }
+  trace::CtaProgram open(std::uint32_t cta) override;
+  bool prevalidated() const override { return true; }
+  static constexpr std::uint32_t kTileBytes = 128 * 256;
+
+ private:
+  std::uint64_t copies_, tiles_;
+  trace::KernelInfo info_;
 };
 
 }  // namespace simfa::microbench
