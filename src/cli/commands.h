@@ -10,4 +10,5 @@ void add_trace_gen_command(CLI::App& trace);     // cmd_trace_gen.cpp
 void add_translate_command(CLI::App& app);       // cmd_translate.cpp
 void add_validate_command(CLI::App& app);        // cmd_validate.cpp
 void add_ablate_command(CLI::App& app);          // cmd_ablate.cpp
+void add_microbench_command(CLI::App& app);      // cmd_microbench.cpp
 }  // namespace simfa::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   simfa::cli::add_translate_command(app);
   simfa::cli::add_validate_command(app);
   simfa::cli::add_ablate_command(app);
+  simfa::cli::add_microbench_command(app);
   simfa::cli::add_analyze_command(app);
   simfa::cli::add_plot_command(app);
   try {
