@@ -4,6 +4,8 @@
 // may delay it (kDeliver). DRAM responses reach the slice after the L2-DRAM link (kFill).
 #include "mem/hierarchy.h"
 
+#include "mem/sectors.h"
+
 #include <bit>
 #include <cmath>
 
@@ -112,7 +114,7 @@ bool Hierarchy::try_send(const MemReq& r, Cycle now) {
     return false;
   }
   const std::uint32_t bytes =
-      p_.xbar.header_bytes + (write ? 32u * static_cast<unsigned>(std::popcount(sectors)) : 0u);
+      p_.xbar.header_bytes + (write ? 32u * sector_count(sectors) : 0u);
   const Cycle depart = xbar_.inject(r.sm, bytes, ready);
   const std::uint32_t t = txns_.alloc();
   Txn& x = txns_[t];
@@ -235,7 +237,7 @@ void Hierarchy::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
 void Hierarchy::deliver(const MemReq& r, Cycle now) {
   const std::uint8_t s = norm_sectors(r.sectors);
   const std::uint32_t bytes =
-      is_write(r.kind) ? p_.xbar.header_bytes : 32u * static_cast<unsigned>(std::popcount(s));
+      is_write(r.kind) ? p_.xbar.header_bytes : 32u * sector_count(s);
   const Cycle at = xbar_.eject(r.sm, bytes, now);
   if (at <= now)
     finish(r, now);

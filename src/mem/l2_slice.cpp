@@ -5,6 +5,8 @@
 // responses not yet gone form the response queue, bounded by resp_queue.
 #include "mem/l2_slice.h"
 
+#include "mem/sectors.h"
+
 #include <bit>
 #include <cmath>
 
@@ -15,7 +17,7 @@
 namespace simfa::mem {
 namespace {
 constexpr std::uint32_t kWritebackTag = 0xFFFF;
-int popcount(std::uint8_t s) { return std::popcount(static_cast<unsigned>(s)); }
+int popcount(std::uint8_t s) { return static_cast<int>(sector_count(s)); }
 }  // namespace
 
 L2Slice::L2Slice(std::uint32_t id, const L2Params& p, std::uint32_t line_bytes,
