@@ -53,8 +53,11 @@ void register_core_params(ParamRegistry& r) {
          "paper §4.3", 0, 1e6});
   r.add({"tma.lines_per_cycle", T::Int, "2", "lines/cycle", "cache-line requests the TMA unit generates per cycle",
          "paper Table 2", 1, 64});
-  r.add({"tma.max_inflight_lines", T::Int, "64", "lines", "outstanding line requests per TMA unit",
-         "paper Table 2", 1, 1 << 20});
+  r.add({"tma.max_inflight_sectors", T::Int, "256", "sectors",
+         "outstanding requested 32-byte sectors per TMA unit (a line request holds as many as it touches)",
+         "paper Table 2 (max-inflight-lines = 64 full lines = 256 sectors), counted per sector: the "
+         "measured 3D boxes with 16- and 64-byte rows of tma_bandwidth.csv (h800-pcie) need about 256 "
+         "one-sector requests in flight per SM (docs/validation.md)", 4, 1 << 20});
   r.add({"tma.queue_depth", T::Int, "16", "copies", "TMA request queue entries per SM (issue stalls when full)",
          "not published; large enough not to limit FA3 (4 copies per K/V step)", 1, 1 << 16});
   r.add({"tma.descriptor_cache_entries", T::Int, "8", "descriptors", "TensorMap descriptor cache entries per SM",
@@ -100,7 +103,7 @@ GpuParams gpu_params(const Config& c) {
   t.launch_cycles = c.u("tma.launch_cycles");
   t.tensormap_setup_cycles = c.u("tma.tensormap_setup_cycles");
   t.lines_per_cycle = static_cast<std::uint32_t>(c.u("tma.lines_per_cycle"));
-  t.max_inflight_lines = static_cast<std::uint32_t>(c.u("tma.max_inflight_lines"));
+  t.max_inflight_sectors = static_cast<std::uint32_t>(c.u("tma.max_inflight_sectors"));
   t.queue_depth = static_cast<std::uint32_t>(c.u("tma.queue_depth"));
   t.descriptor_cache_entries = static_cast<std::uint32_t>(c.u("tma.descriptor_cache_entries"));
   t.descriptor_miss_cycles = c.u("tma.descriptor_miss_cycles");

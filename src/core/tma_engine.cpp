@@ -9,7 +9,8 @@
 namespace simfa::core {
 
 TmaEngine::TmaEngine(const TmaParams& p, std::uint16_t sm, mem::MemorySystem& mem, Aeq& aeq, TmaClient& client)
-    : p_(p), sm_(sm), mem_(mem), aeq_(aeq), client_(client), ring_(std::max<std::uint32_t>(1, p.queue_depth)) {}
+    : p_(p), sm_(sm), mem_(mem), aeq_(aeq), client_(client), ring_(std::max<std::uint32_t>(1, p.queue_depth)),
+      line_sectors_(std::max<std::uint32_t>(1, p.line_bytes / 32)) {}
 
 TmaOp TmaEngine::take_op() {
   TmaOp op;
@@ -80,8 +81,9 @@ void TmaEngine::tick(Cycle now) {
     TmaOp& op = ops_[slot];
     if (op.ready_at > now) break;
     const auto nlines = static_cast<std::uint32_t>(op.lines.size());
-    while (budget > 0 && op.sent < nlines && inflight_ < p_.max_inflight_lines) {
+    while (budget > 0 && op.sent < nlines) {
       const LineReq& l = op.lines[op.sent];
+      if (!fits(l)) break;
       mem::MemReq r;
       r.line = l.line;
       r.sectors = l.sectors;
@@ -96,6 +98,7 @@ void TmaEngine::tick(Cycle now) {
       }
       ++op.sent;
       ++inflight_;
+      inflight_sectors_ += sectors_of(l);
       ++lines_sent_;
       --budget;
     }
@@ -117,8 +120,14 @@ bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
   SIMFA_ASSERT(r.tag < ops_.size() && ops_[r.tag].in_use, fmt::format("sm[{}].tma", sm_),
                "response for unknown copy {} at cycle {}", r.tag, now);
   TmaOp& op = ops_[r.tag];
-  bool need_tick = inflight_ >= p_.max_inflight_lines;
+  // Generation of the head copy was held at the sector limit: it may go on now.
+  bool need_tick = false;
+  if (qn_ != 0) {
+    const TmaOp& h = ops_[ring_[qh_]];
+    need_tick = h.sent < h.lines.size() && !fits(h.lines[h.sent]);
+  }
   --inflight_;
+  inflight_sectors_ -= r.sectors ? static_cast<std::uint32_t>(__builtin_popcount(r.sectors)) : line_sectors_;
   ++op.done;
   bytes_ += 32ULL * static_cast<unsigned>(__builtin_popcount(r.sectors));
   if (op.done == op.lines.size() && op.sent == op.lines.size()) {
@@ -145,7 +154,7 @@ Cycle TmaEngine::next_need(Cycle now) const {
   if (qn_ != 0 && !port_blocked_) {
     const TmaOp& op = ops_[ring_[qh_]];
     // A copy still in setup is woken by its AEQ event.
-    if (op.ready_at <= now && (inflight_ < p_.max_inflight_lines || op.sent == op.lines.size()))
+    if (op.ready_at <= now && (op.sent == op.lines.size() || fits(op.lines[op.sent])))
       t = std::min(t, now + 1);
   }
   return t;

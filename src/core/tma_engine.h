@@ -1,7 +1,8 @@
 // The SM's TMA unit (paper §4.3, Fig. 2). Copies wait in a request queue; each starts setup in
 // order, one per cycle: the common launch latency, plus descriptor-cache lookup and TensorMap
 // setup for tensor copies (bulk copies bypass both). The head copy, once set up, generates its
-// line requests at `lines_per_cycle`, bounded by `max_inflight_lines` outstanding, through the
+// line requests at `lines_per_cycle`, bounded by `max_inflight_sectors` outstanding
+// (a line request holds the sectors it touches), through the
 // SM's memory port (back-pressure stops generation until the port's retry). A copy leaves the
 // queue when all its lines were sent and completes when all responses arrived.
 #pragma once
@@ -54,7 +55,7 @@ class TmaEngine {
 
   void tick(Cycle now);
   // Returns whether the SM needs a tick for it: a copy completed, or line generation was held by
-  // `max_inflight_lines` and may go on. Otherwise nothing its tick depends on changed.
+  // `max_inflight_sectors` and may go on. Otherwise nothing its tick depends on changed.
   bool on_response(const mem::MemReq& r, Cycle now);
   void on_retry(Cycle now) { port_blocked_ = false; }
   // The next cycle this unit needs a tick for its own progress (kNever: waiting on others).
@@ -85,7 +86,16 @@ class TmaEngine {
   std::size_t qh_ = 0, qn_ = 0;
   std::size_t setup_next_ = 0;       // index in the queue of the first copy not yet in setup
   Cycle last_setup_start_ = kNever;
-  std::uint32_t inflight_ = 0;
+  std::uint32_t inflight_ = 0;          // line requests outstanding
+  std::uint32_t inflight_sectors_ = 0;  // their sectors (bounded by max_inflight_sectors)
+  std::uint32_t sectors_of(const LineReq& l) const {
+    return l.sectors ? static_cast<std::uint32_t>(__builtin_popcount(l.sectors)) : line_sectors_;
+  }
+  // Whether one more line request fits: always when nothing is outstanding.
+  bool fits(const LineReq& l) const {
+    return inflight_sectors_ == 0 || inflight_sectors_ + sectors_of(l) <= p_.max_inflight_sectors;
+  }
+  std::uint32_t line_sectors_ = 4;
   bool port_blocked_ = false;
   std::vector<std::uint16_t> desc_cache_;  // most recently used last
   std::vector<std::vector<LineReq>> spare_lines_;
