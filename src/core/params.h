@@ -17,7 +17,7 @@ struct TmaParams {
   Cycle launch_cycles = 40;          // every TMA copy
   Cycle tensormap_setup_cycles = 130;  // tensor copies only
   std::uint32_t lines_per_cycle = 2;
-  std::uint32_t max_inflight_sectors = 256;
+  std::uint32_t max_inflight_sectors = 512;
   std::uint32_t queue_depth = 16;
   std::uint32_t descriptor_cache_entries = 8;
   Cycle descriptor_miss_cycles = 258;

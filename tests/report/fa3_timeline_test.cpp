@@ -118,12 +118,14 @@ TEST(Fa3Timeline, SvgOfOneSmIsWellFormedXml) {
 // WGMMA busy time (room for a different tile order, not for a broken hand-off: a ping-pong that
 // let both consumers issue freely interleaves their groups, as the second run without ping-pong
 // shows, with overlap well above zero).
-// The contrast is drawn with the fixed memory: behind the memory hierarchy this small shape is
-// bandwidth-bound, the consumers receive each K/V tile at different times, and even without
-// ping-pong their groups happen not to overlap. The ping-pong bound itself is held for both.
+// The contrast run turns the ping-pong off and lets the SM pick threads round robin, so that the
+// two consumers, released by the same K/V tile, issue their WGMMAs interleaved: the overlap
+// measure must see that. (With greedy-then-oldest selection and no ping-pong, the first consumer
+// released often issues its whole group before the other starts, which by chance also shows no
+// overlap.) The ping-pong bound itself is held behind both memory models.
 TEST(Fa3Timeline, PingPongKeepsTheConsumersGemmsApart) {
   const Fa3Run pp = run_fa3(1024, false, {"mem.model=fixed"});
-  const Fa3Run nopp = run_fa3(1024, false, {"mem.model=fixed", "fa3.pingpong=off"});
+  const Fa3Run nopp = run_fa3(1024, false, {"mem.model=fixed", "fa3.pingpong=off", "sm.scheduler=lrr"});
   const PingPongStats a = pingpong_stats(*pp.rec, pp.info, 0);
   const PingPongStats b = pingpong_stats(*nopp.rec, nopp.info, 0);
   std::printf("ping-pong: groups %llu busy %llu overlap %llu (%.2f%%); without: busy %llu overlap %llu (%.2f%%)\n",
