@@ -14,6 +14,9 @@ class ReplacementPolicy {
   virtual void touched(std::uint32_t idx) = 0;
   virtual void inserted(std::uint32_t idx) = 0;
   virtual std::uint32_t victim(std::uint32_t base, std::uint32_t assoc) = 0;
+  // True for "lru": a TagArray then keeps the same stamps itself, next to the set's tags (see
+  // tag_array.h), and does not call this object.
+  virtual bool is_lru() const { return false; }
 };
 
 // `entries` = sets * assoc; `stream` names the random stream (random policy only).

@@ -1,5 +1,6 @@
 // LRU: each way keeps the value of a 32-bit counter bumped at every use; the victim is the
 // smallest. When the counter would wrap, every stamp is halved (order kept, ties possible).
+// TagArray implements the same policy inline (is_lru()); keep the two in step.
 #include <vector>
 
 #include "mem/replacement.h"
@@ -18,6 +19,7 @@ class Lru final : public ReplacementPolicy {
       if (stamp_[i] < stamp_[best]) best = i;
     return best;
   }
+  bool is_lru() const override { return true; }
 
  private:
   std::uint32_t next() {

@@ -1,6 +1,9 @@
-// TagArray: flat per-way arrays; a fill takes the first invalid way of the set, else asks the
-// replacement policy for a victim.
+// TagArray: one block per set (see tag_array.h); a fill takes the first invalid way of the set,
+// else the replacement policy's victim.
 #include "mem/tag_array.h"
+
+#include <bit>
+#include <cstring>
 
 #include "sim/error.h"
 
@@ -11,12 +14,22 @@ TagArray::TagArray(std::uint32_t sets, std::uint32_t assoc, std::uint64_t set_di
     : sets_(sets),
       assoc_(assoc),
       divisor_(set_divisor ? set_divisor : 1),
-      tags_(std::size_t{sets} * assoc, kInvalid),
-      valid_(tags_.size(), 0),
-      dirty_(tags_.size(), 0),
-      shadow_(tags_.size(), 0),
-      repl_(std::move(repl)) {
+      div_(divisor_),
+      sets_div_(sets ? sets : 1),
+      wbits_(assoc > 1 ? static_cast<std::uint32_t>(std::bit_width(assoc - 1)) : 0),
+      wmask_((1u << wbits_) - 1),
+      repl_(std::move(repl)),
+      lru_(repl_->is_lru()) {
   SIMFA_ASSERT(sets > 0 && assoc > 0, "tag array", "{} sets of {} ways", sets, assoc);
+  SIMFA_ASSERT(std::uint64_t{sets} << wbits_ < 0x80000000ULL, "tag array", "{} sets of {} ways",
+               sets, assoc);
+  // 4 + 4 + 1 + 1 + 1 bytes per way, rounded up to whole 64-byte lines.
+  stride_ = (11 * assoc + 63) / 64 * 16;
+  storage_.assign(std::size_t{sets} * stride_ + 16, 0);
+  const auto addr = reinterpret_cast<std::uintptr_t>(storage_.data());
+  base_ = storage_.data() + ((64 - addr % 64) % 64) / 4;
+  for (std::uint32_t s = 0; s < sets_; ++s)
+    for (std::uint32_t w = 0; w < assoc_; ++w) block(s)[w] = kInvalid;
 }
 
 std::uint32_t TagArray::tag_overflow(std::uint64_t line) const {
@@ -25,52 +38,80 @@ std::uint32_t TagArray::tag_overflow(std::uint64_t line) const {
 }
 
 std::uint64_t TagArray::line(std::int32_t idx) const {
-  const std::uint64_t set = static_cast<std::uint32_t>(idx) / assoc_;
-  const std::uint64_t t = tags_[idx];
-  const std::uint64_t q = (t / divisor_) * sets_ + set;
-  return q * divisor_ + t % divisor_;
+  const std::uint64_t set = set_of(idx);
+  const std::uint64_t t = block(set_of(idx))[way_of(idx)];
+  const std::uint64_t td = div_.div(t);
+  const std::uint64_t q = td * sets_ + set;
+  return q * divisor_ + (t - td * divisor_);
+}
+
+void TagArray::halve_stamps() {
+  for (std::uint32_t s = 0; s < sets_; ++s) {
+    std::uint32_t* st = stamps(s);
+    for (std::uint32_t w = 0; w < assoc_; ++w) st[w] >>= 1;
+  }
+  clock_ >>= 1;
 }
 
 std::int32_t TagArray::insert(std::uint64_t line, std::uint8_t valid, std::uint8_t dirty,
                               bool shadow, Victim& victim) {
-  const std::uint64_t q = line / divisor_;
-  const std::uint32_t base = static_cast<std::uint32_t>(q % sets_) * assoc_;
-  std::uint32_t idx = base + assoc_;
-  for (std::uint32_t i = base; i < base + assoc_; ++i)
-    if (tags_[i] == kInvalid) {
-      idx = i;
+  const std::uint64_t q = div_.div(line);
+  const std::uint64_t qs = sets_div_.div(q);
+  const auto set = static_cast<std::uint32_t>(q - qs * sets_);
+  std::uint32_t* b = block(set);
+  std::uint32_t way = assoc_;
+  for (std::uint32_t i = 0; i < assoc_; ++i)
+    if (b[i] == kInvalid) {
+      way = i;
       break;
     }
   victim = {};
-  if (idx == base + assoc_) {
-    idx = repl_->victim(base, assoc_);
-    victim = {true, this->line(static_cast<std::int32_t>(idx)), dirty_[idx], shadow_[idx] != 0};
+  std::uint8_t* vb = valid_of(set);
+  std::uint8_t* db = dirty_of(set);
+  std::uint8_t* sb = shadow_of(set);
+  if (way == assoc_) {
+    if (lru_) {
+      const std::uint32_t* st = stamps(set);
+      way = 0;
+      for (std::uint32_t i = 1; i < assoc_; ++i)
+        if (st[i] < st[way]) way = i;
+    } else {
+      way = repl_->victim(set * assoc_, assoc_) - set * assoc_;
+    }
+    const auto vidx = static_cast<std::int32_t>(set << wbits_ | way);
+    victim = {true, this->line(vidx), db[way], sb[way] != 0};
     --valid_lines_;
-    if (shadow_[idx]) --shadow_lines_;
+    if (sb[way]) --shadow_lines_;
   }
-  tags_[idx] = tag_of(line, q);
-  valid_[idx] = valid;
-  dirty_[idx] = dirty;
-  shadow_[idx] = shadow;
+  b[way] = tag_of(line, q, qs);
+  vb[way] = valid;
+  db[way] = dirty;
+  sb[way] = shadow;
   ++valid_lines_;
   if (shadow) ++shadow_lines_;
-  repl_->inserted(idx);
-  return static_cast<std::int32_t>(idx);
+  const auto idx = static_cast<std::int32_t>(set << wbits_ | way);
+  if (lru_)
+    stamps(set)[way] = next_stamp();
+  else
+    repl_->inserted(set * assoc_ + way);
+  return idx;
 }
 
 void TagArray::invalidate(std::int32_t idx) {
-  if (tags_[idx] == kInvalid) return;
-  tags_[idx] = kInvalid;
-  valid_[idx] = 0;
-  dirty_[idx] = 0;
+  const std::uint32_t s = set_of(idx), w = way_of(idx);
+  if (block(s)[w] == kInvalid) return;
+  block(s)[w] = kInvalid;
+  valid_of(s)[w] = 0;
+  dirty_of(s)[w] = 0;
   --valid_lines_;
-  if (shadow_[idx]) --shadow_lines_;
-  shadow_[idx] = 0;
+  if (shadow_of(s)[w]) --shadow_lines_;
+  shadow_of(s)[w] = 0;
 }
 
 void TagArray::set_shadow(std::int32_t idx, bool s) {
-  if ((shadow_[idx] != 0) == s) return;
-  shadow_[idx] = s;
+  std::uint8_t& f = shadow_of(set_of(idx))[way_of(idx)];
+  if ((f != 0) == s) return;
+  f = s;
   if (s)
     ++shadow_lines_;
   else

@@ -1,14 +1,22 @@
 // A set-associative, sectored tag array: per way a tag, a valid-sector mask, a dirty-sector mask
 // and a shadow flag (RemoteCopy lines). Purely functional: no time. The set of a line is
 // (line / set_divisor) mod sets, so that a slice indexed behind a slice hash uses the bits the
-// hash did not consume; the tag is the rest of the line index, 32 bits wide so that a 16-way set
-// scans one 64-byte host cache line (lookups are dominated by host cache misses).
+// hash did not consume; the tag is the rest of the line index, 32 bits wide.
+//
+// Host layout (lookups are dominated by host cache misses): each set is one 64-byte-aligned block
+// holding its tags (32-bit, so a 16-way set's tags are one 64-byte line), then the LRU stamps,
+// then the valid, dirty and shadow bytes; a lookup prefetches the block's other lines while it
+// scans the tags. With the "lru" policy the stamps live here (same policy as replacement_lru.cpp:
+// one 32-bit counter per array bumped at every touch and insert, the victim is the smallest
+// stamp, lowest way on ties, every stamp halved when the counter would wrap); other policies are
+// called through ReplacementPolicy with flat indices set * assoc + way.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
 
+#include "mem/fast_div.h"
 #include "mem/replacement.h"
 #include "sim/types.h"
 
@@ -26,51 +34,93 @@ class TagArray {
 
   TagArray(std::uint32_t sets, std::uint32_t assoc, std::uint64_t set_divisor,
            std::unique_ptr<ReplacementPolicy> repl);
+  TagArray(TagArray&&) = default;
+  TagArray& operator=(TagArray&&) = default;
+  TagArray(const TagArray&) = delete;
+  TagArray& operator=(const TagArray&) = delete;
 
-  // Way index holding `line`, or kMiss. Does not update replacement state.
+  // Way index holding `line`, or kMiss. Does not update replacement state. Indices are opaque
+  // handles for the accessors below.
   std::int32_t find(std::uint64_t line) const {
-    const std::uint64_t q = line / divisor_;
-    const std::uint32_t base = static_cast<std::uint32_t>(q % sets_) * assoc_;
-    const std::uint32_t tag = tag_of(line, q);
-    for (std::uint32_t i = base; i < base + assoc_; ++i)
-      if (tags_[i] == tag) return static_cast<std::int32_t>(i);
+    const std::uint64_t q = div_.div(line);
+    const std::uint64_t qs = sets_div_.div(q);
+    const auto set = static_cast<std::uint32_t>(q - qs * sets_);
+    const std::uint32_t tag = tag_of(line, q, qs);
+    const std::uint32_t* b = block(set);
+    for (std::uint32_t off = 16; off < stride_ && off <= 32; off += 16) __builtin_prefetch(b + off);
+    for (std::uint32_t i = 0; i < assoc_; ++i)
+      if (b[i] == tag) return static_cast<std::int32_t>(set << wbits_ | i);
     return kMiss;
   }
-  void touch(std::int32_t idx) { repl_->touched(static_cast<std::uint32_t>(idx)); }
+  void touch(std::int32_t idx) {
+    if (lru_)
+      stamps(set_of(idx))[way_of(idx)] = next_stamp();
+    else
+      repl_->touched(flat(idx));
+  }
   // Inserts a line that is not present; returns its index and fills `victim` with what was evicted.
   std::int32_t insert(std::uint64_t line, std::uint8_t valid, std::uint8_t dirty, bool shadow,
                       Victim& victim);
   void invalidate(std::int32_t idx);
 
-  std::uint8_t valid(std::int32_t idx) const { return valid_[idx]; }
+  std::uint8_t valid(std::int32_t idx) const { return valid_of(set_of(idx))[way_of(idx)]; }
   std::uint64_t line(std::int32_t idx) const;
-  std::uint8_t dirty(std::int32_t idx) const { return dirty_[idx]; }
-  bool shadow(std::int32_t idx) const { return shadow_[idx] != 0; }
+  std::uint8_t dirty(std::int32_t idx) const { return dirty_of(set_of(idx))[way_of(idx)]; }
+  bool shadow(std::int32_t idx) const { return shadow_of(set_of(idx))[way_of(idx)] != 0; }
   void add_sectors(std::int32_t idx, std::uint8_t valid, std::uint8_t dirty) {
-    valid_[idx] |= valid;
-    dirty_[idx] |= dirty;
+    const std::uint32_t s = set_of(idx), w = way_of(idx);
+    valid_of(s)[w] |= valid;
+    dirty_of(s)[w] |= dirty;
   }
-  void clear_dirty(std::int32_t idx) { dirty_[idx] = 0; }
+  void clear_dirty(std::int32_t idx) { dirty_of(set_of(idx))[way_of(idx)] = 0; }
   // A shadow line that receives regular data (written or filled as home) becomes a regular line.
   void set_shadow(std::int32_t idx, bool s);
 
-  std::uint32_t lines() const { return static_cast<std::uint32_t>(tags_.size()); }
+  std::uint32_t lines() const { return sets_ * assoc_; }
   std::uint32_t valid_lines() const { return valid_lines_; }
   std::uint32_t shadow_lines() const { return shadow_lines_; }
 
  private:
   static constexpr std::uint32_t kInvalid = 0xFFFFFFFFu;
   // The line index without its set bits: (q / sets) * divisor + line mod divisor, q = line / divisor.
-  std::uint32_t tag_of(std::uint64_t line, std::uint64_t q) const {
-    const std::uint64_t t = (q / sets_) * divisor_ + (line - q * divisor_);
+  std::uint32_t tag_of(std::uint64_t line, std::uint64_t q, std::uint64_t qs) const {
+    const std::uint64_t t = qs * divisor_ + (line - q * divisor_);
     return t < kInvalid ? static_cast<std::uint32_t>(t) : tag_overflow(line);
   }
   [[noreturn]] std::uint32_t tag_overflow(std::uint64_t line) const;
+
+  std::uint32_t set_of(std::int32_t idx) const { return static_cast<std::uint32_t>(idx) >> wbits_; }
+  std::uint32_t way_of(std::int32_t idx) const { return static_cast<std::uint32_t>(idx) & wmask_; }
+  std::uint32_t flat(std::int32_t idx) const { return set_of(idx) * assoc_ + way_of(idx); }
+  // Block of a set: tags [0, assoc), stamps [assoc, 2 assoc) as words; then bytes valid, dirty,
+  // shadow, assoc each.
+  std::uint32_t* block(std::uint32_t set) { return base_ + std::size_t{set} * stride_; }
+  const std::uint32_t* block(std::uint32_t set) const { return base_ + std::size_t{set} * stride_; }
+  std::uint32_t* stamps(std::uint32_t set) { return block(set) + assoc_; }
+  std::uint8_t* valid_of(std::uint32_t set) { return reinterpret_cast<std::uint8_t*>(block(set) + 2 * assoc_); }
+  const std::uint8_t* valid_of(std::uint32_t set) const {
+    return reinterpret_cast<const std::uint8_t*>(block(set) + 2 * assoc_);
+  }
+  std::uint8_t* dirty_of(std::uint32_t set) { return valid_of(set) + assoc_; }
+  const std::uint8_t* dirty_of(std::uint32_t set) const { return valid_of(set) + assoc_; }
+  std::uint8_t* shadow_of(std::uint32_t set) { return valid_of(set) + 2 * assoc_; }
+  const std::uint8_t* shadow_of(std::uint32_t set) const { return valid_of(set) + 2 * assoc_; }
+  std::uint32_t next_stamp() {
+    if (clock_ == 0xFFFFFFFFu) halve_stamps();
+    return ++clock_;
+  }
+  void halve_stamps();
+
   std::uint32_t sets_, assoc_;
   std::uint64_t divisor_;
-  std::vector<std::uint32_t> tags_;
-  std::vector<std::uint8_t> valid_, dirty_, shadow_;
+  FastDiv div_, sets_div_;
+  std::uint32_t wbits_, wmask_;
+  std::uint32_t stride_;  // words per set block (a multiple of 16)
+  std::vector<std::uint32_t> storage_;
+  std::uint32_t* base_ = nullptr;  // 64-byte aligned, inside storage_
   std::unique_ptr<ReplacementPolicy> repl_;
+  bool lru_;
+  std::uint32_t clock_ = 0;
   std::uint32_t valid_lines_ = 0, shadow_lines_ = 0;
 };
 
