@@ -4,25 +4,32 @@
 
 #include <bit>
 
+#include "sim/error.h"
+
 namespace simfa::mem {
 
 Coalescer::Coalescer(const LrcParams& p, int num_sms)
     : p_(p), per_pair_(static_cast<std::size_t>(num_sms + 1) / 2, 0) {
-  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(64, per_pair_.size() * p.entries * 2));
+  // At most pairs x entries are tracked: the table stays at most two thirds full.
+  const std::size_t most = per_pair_.size() * p.entries;
+  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(64, most + most / 2 + 1));
   map_.assign(buckets, Slot{});
-  shift_ = 64 - std::countr_zero(buckets);
+  fp_shift_ = 32 - std::countr_zero(buckets);
+  SIMFA_ASSERT(fp_shift_ >= 0, "coalescer", "{} buckets", buckets);
 }
 
 std::uint32_t Coalescer::match(const MemReq& r, std::uint64_t line, std::uint8_t sectors,
                                Cycle now, const TxnPool& txns) const {
   if (!p_.enabled || used_ == 0) return kNoTxn;
   const std::uint32_t pair = r.sm / 2u;
+  const auto fp = static_cast<std::uint32_t>(hash(pair, line) >> 32);
   const std::size_t mask = map_.size() - 1;
-  for (std::size_t b = bucket(pair, line);; b = (b + 1) & mask) {
+  for (std::size_t b = home(fp);; b = (b + 1) & mask) {
     const Slot& sl = map_[b];
     if (sl.txn == kNoTxn) return kNoTxn;
-    if (sl.line == line && sl.pair == pair) {
-      const Txn& x = txns[sl.txn];
+    if (sl.fp != fp) continue;
+    const Txn& x = txns[sl.txn];
+    if (x.line == line && x.req.sm / 2u == pair) {
       if ((sectors & ~x.sectors) != 0 || now - x.accepted > p_.window) return kNoTxn;
       return sl.txn;
     }
@@ -48,17 +55,20 @@ void Coalescer::track(std::uint32_t t, TxnPool& txns) {
   Txn& x = txns[t];
   const std::uint32_t pair = x.req.sm / 2u;
   if (!p_.enabled || x.write || per_pair_[pair] >= p_.entries) return;
+  const auto fp = static_cast<std::uint32_t>(hash(pair, x.line) >> 32);
   const std::size_t mask = map_.size() - 1;
-  std::size_t b = bucket(pair, x.line);
+  std::size_t b = home(fp);
   for (; map_[b].txn != kNoTxn; b = (b + 1) & mask) {
-    if (map_[b].line == x.line && map_[b].pair == pair) {  // replace an older, unmergeable entry
-      txns[map_[b].txn].in_lrc = false;
+    if (map_[b].fp != fp) continue;
+    Txn& old = txns[map_[b].txn];
+    if (old.line == x.line && old.req.sm / 2u == pair) {  // replace an older, unmergeable entry
+      old.in_lrc = false;
       --per_pair_[pair];
       --used_;
       break;
     }
   }
-  map_[b] = {x.line, pair, t};
+  map_[b] = {fp, t};
   x.in_lrc = true;
   ++per_pair_[pair];
   ++used_;
@@ -68,12 +78,12 @@ void Coalescer::untrack(std::uint32_t t, TxnPool& txns) {
   Txn& x = txns[t];
   const std::uint32_t pair = x.req.sm / 2u;
   const std::size_t mask = map_.size() - 1;
-  std::size_t b = bucket(pair, x.line);
+  std::size_t b = home(static_cast<std::uint32_t>(hash(pair, x.line) >> 32));
   while (map_[b].txn != t) b = (b + 1) & mask;
   std::size_t hole = b;
   for (std::size_t j = (hole + 1) & mask; map_[j].txn != kNoTxn; j = (j + 1) & mask) {
-    const std::size_t home = bucket(map_[j].pair, map_[j].line);
-    const bool movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
+    const std::size_t h = home(map_[j].fp);
+    const bool movable = hole <= j ? (h <= hole || h > j) : (h <= hole && h > j);
     if (movable) {
       map_[hole] = map_[j];
       hole = j;

@@ -47,23 +47,26 @@ class Coalescer {
     MemReq req;
     std::uint32_t next = kNoTxn;
   };
-  std::size_t bucket(std::uint32_t pair, std::uint64_t line) const {
-    return static_cast<std::size_t>(((line * 0x9E3779B97F4A7C15ULL) ^ (pair * 0xC2B2AE3D27D4EB4FULL)) >> shift_);
+  // 64-bit hash of (pair, line); its top bits are both the home bucket and the slot's fingerprint.
+  static std::uint64_t hash(std::uint32_t pair, std::uint64_t line) {
+    return (line * 0x9E3779B97F4A7C15ULL) ^ (pair * 0xC2B2AE3D27D4EB4FULL);
   }
+  std::size_t home(std::uint32_t fp) const { return fp >> fp_shift_; }
   void untrack(std::uint32_t t, TxnPool& txns);
 
   LrcParams p_;
   std::vector<std::uint32_t> per_pair_;  // tracked transactions per pair
-  // Open addressing (linear probing) from (pair, line) to transaction; txn kNoTxn = empty. The
-  // key is stored in the slot so that probing never touches the transaction pool.
+  // Open addressing (linear probing) from (pair, line) to transaction; txn kNoTxn = empty. A slot
+  // keeps the top 32 bits of the key's hash (8-byte slots: the table stays small in the host
+  // cache); a fingerprint match is confirmed against the transaction's own line and SM pair, and
+  // deletion recomputes home buckets from fingerprints alone.
   struct Slot {
-    std::uint64_t line = 0;
-    std::uint32_t pair = 0;
+    std::uint32_t fp = 0;
     std::uint32_t txn = kNoTxn;
   };
   std::vector<Slot> map_;
   std::size_t used_ = 0;
-  int shift_ = 0;
+  int fp_shift_ = 0;  // home bucket = fp >> fp_shift_
   std::vector<Waiter> waiters_;
   std::uint32_t free_ = kNoTxn;
   std::uint64_t merges_ = 0;
