@@ -127,9 +127,9 @@ bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
     need_tick = h.sent < h.lines.size() && !fits(h.lines[h.sent]);
   }
   --inflight_;
-  inflight_sectors_ -= r.sectors ? static_cast<std::uint32_t>(__builtin_popcount(r.sectors)) : line_sectors_;
+  inflight_sectors_ -= r.sectors ? mem::sector_count(r.sectors) : line_sectors_;
   ++op.done;
-  bytes_ += 32ULL * static_cast<unsigned>(__builtin_popcount(r.sectors));
+  bytes_ += 32ULL * mem::sector_count(r.sectors);
   if (op.done == op.lines.size() && op.sent == op.lines.size()) {
     // Still at the queue head only if it has not been popped yet (popped once all lines sent).
     client_.tma_complete(op, now);

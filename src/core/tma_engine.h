@@ -14,6 +14,7 @@
 #include "core/params.h"
 #include "core/tma_lines.h"
 #include "mem/port.h"
+#include "mem/sectors.h"
 #include "sim/stats.h"
 
 namespace simfa::core {
@@ -89,7 +90,7 @@ class TmaEngine {
   std::uint32_t inflight_ = 0;          // line requests outstanding
   std::uint32_t inflight_sectors_ = 0;  // their sectors (bounded by max_inflight_sectors)
   std::uint32_t sectors_of(const LineReq& l) const {
-    return l.sectors ? static_cast<std::uint32_t>(__builtin_popcount(l.sectors)) : line_sectors_;
+    return l.sectors ? mem::sector_count(l.sectors) : line_sectors_;
   }
   // Whether one more line request fits: always when nothing is outstanding.
   bool fits(const LineReq& l) const {
