@@ -22,19 +22,26 @@ struct AeqEvent {
 
 class Aeq {
  public:
-  void push(Cycle t, AeqKind kind, std::uint32_t idx) { q_.push({t, seq_++, kind, idx}); }
-  bool due(Cycle now) const { return !q_.empty() && q_.top().t <= now; }
+  void push(Cycle t, AeqKind kind, std::uint32_t idx) {
+    q_.push({t, seq_++, kind, idx});
+    top_ = q_.top().t;
+  }
+  // The earliest time is kept next to the queue object so that the per-tick checks do not touch
+  // the heap's storage.
+  bool due(Cycle now) const { return top_ <= now; }
   AeqEvent pop() {
     AeqEvent e = q_.top();
     q_.pop();
+    top_ = q_.empty() ? kNever : q_.top().t;
     return e;
   }
-  Cycle next() const { return q_.empty() ? kNever : q_.top().t; }
+  Cycle next() const { return top_; }
   bool empty() const { return q_.empty(); }
 
  private:
   std::priority_queue<AeqEvent, std::vector<AeqEvent>, std::greater<>> q_;
   std::uint64_t seq_ = 0;
+  Cycle top_ = kNever;  // q_.top().t, kNever when empty
 };
 
 }  // namespace simfa::core

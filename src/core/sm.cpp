@@ -89,6 +89,7 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
   c.stages.assign(k_.stages, Stage{});
   c.start = now;
   ++ctas_live_;
+  ++draining_;  // no live thread yet
   smem_used_ += k_.smem;
   regs_used_ += k_.regs;
   warps_used_ += (k_.threads + 31) / 32;
@@ -118,7 +119,7 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
     t.stage_waits.assign(k_.stages, 0);
     t.stage_releases.assign(k_.stages, 0);
     c.threads.push_back(slot);
-    ++c.live_threads;
+    if (c.live_threads++ == 0) --draining_;
     if (!fetch(t)) thread_done(slot, now);
   }
   engine_.wake(this, now);
@@ -175,7 +176,7 @@ Cycle Sm::tick(Cycle now) {
   }
   // 5. Issue may have satisfied other waits (they issue from the next cycle on).
   if (dirty_) recheck(now);
-  for (std::size_t i = live_ctas_.size(); i-- > 0;) {
+  for (std::size_t i = draining_ ? live_ctas_.size() : 0; i-- > 0;) {
     const Cta& c = ctas_[live_ctas_[i]];
     if (c.live_threads == 0 && c.outstanding == 0 && now >= c.finish_at) maybe_retire(live_ctas_[i], now);
   }
@@ -190,9 +191,11 @@ Cycle Sm::tick(Cycle now) {
   if (min_ready != kNever) next = std::min(next, std::max(min_ready, now + 1));
   next = std::min(next, tma_.next_need(now));
   if (tc_.startable() || (!ldg_pending_.empty() && !port_blocked_)) next = std::min(next, now + 1);
-  for (std::uint32_t i : live_ctas_) {
-    const Cta& c = ctas_[i];
-    if (c.live_threads == 0 && c.outstanding == 0) next = std::min(next, std::max(c.finish_at, now + 1));
+  if (draining_) {
+    for (std::uint32_t i : live_ctas_) {
+      const Cta& c = ctas_[i];
+      if (c.live_threads == 0 && c.outstanding == 0) next = std::min(next, std::max(c.finish_at, now + 1));
+    }
   }
   return next;
 }
@@ -548,7 +551,7 @@ void Sm::thread_done(std::uint32_t slot, Cycle now) {
   Thread& t = threads_[slot];
   t.st = St::Done;
   Cta& c = ctas_[t.cta_slot];
-  --c.live_threads;
+  if (--c.live_threads == 0) ++draining_;
   c.finish_at = std::max(c.finish_at, t.ready_at);
 }
 
@@ -565,6 +568,7 @@ void Sm::maybe_retire(std::uint32_t cta_slot, Cycle now) {
   if (obs_) obs_->span({SpanKind::Cta, id_, 0, 0, c.id, c.start, now});
   c.active = false;
   --ctas_live_;
+  --draining_;
   smem_used_ -= k_.smem;
   regs_used_ -= k_.regs;
   warps_used_ -= (k_.threads + 31) / 32;

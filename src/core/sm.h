@@ -87,21 +87,22 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   };
   enum class St : std::uint8_t { Ready, Blocked, Done };
   struct Thread {
+    // What the scheduler and the wake-up scan read every tick comes first (one host cache line).
     bool active = false;
+    St st = St::Ready;
+    SpanKind wait = SpanKind::kCount;
+    bool post_wait = false;  // blocked after issuing (LDG): continue without re-issue
     std::uint32_t cta_slot = 0;
+    Cycle ready_at = 0;
+    std::uint64_t age = 0;
+    Cycle wait_since = 0;
+    std::uint32_t pos = 0, len = 0;
+    std::vector<trace::Instr> buf;
     std::uint8_t wg = 0;
+    bool bar_registered = false, bar_released = false, ldg_done = false;
+    std::uint64_t pc = 0;
     std::string role;
     std::unique_ptr<trace::InstrStream> stream;
-    std::vector<trace::Instr> buf;
-    std::uint32_t pos = 0, len = 0;
-    std::uint64_t pc = 0;
-    St st = St::Ready;
-    Cycle ready_at = 0;
-    SpanKind wait = SpanKind::kCount;
-    Cycle wait_since = 0;
-    bool post_wait = false;  // blocked after issuing (LDG): continue without re-issue
-    bool bar_registered = false, bar_released = false, ldg_done = false;
-    std::uint64_t age = 0;
     GroupList mma, store;
     // Phases of each stage this thread has consumed: MB_WAITs passed and RELEASE_STAGEs issued. A
     // consumer that releases a phase without waiting on it (FA3's second consumer WG) has consumed it.
@@ -119,13 +120,13 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   struct Cta {
     bool active = false;
     std::uint32_t id = 0, rank = 0;
-    std::vector<Stage> stages;
-    std::array<Barrier, trace::kNamedBarriers> bars{};
-    std::vector<std::uint32_t> threads;
     std::uint32_t live_threads = 0;
     std::uint64_t outstanding = 0;  // async operations not complete
-    Cycle start = 0;
     Cycle finish_at = 0;  // when its last thread's last instruction (e.g. a bubble) is over
+    std::vector<Stage> stages;
+    Cycle start = 0;
+    std::vector<std::uint32_t> threads;
+    std::array<Barrier, trace::kNamedBarriers> bars{};
   };
 
   // Issue machinery.
@@ -168,6 +169,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   // Slots in use, ascending (the hot loops visit only these).
   std::vector<std::uint32_t> live_threads_, live_ctas_;
   std::uint32_t ctas_live_ = 0;
+  std::uint32_t draining_ = 0;  // active CTAs with no live thread (retirement candidates)
   std::uint64_t smem_used_ = 0, regs_used_ = 0, warps_used_ = 0;
   int last_ = -1;
   Cycle min_ready_ = kNever;  // lower bound of ready_at over Ready threads (exact after a tick)
