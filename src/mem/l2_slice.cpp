@@ -97,9 +97,16 @@ Cycle L2Slice::tick(Cycle now) {
     lookup(t, now);
   }
   Cycle next = kNever;
+  std::uint32_t first = kNoTxn;
   for (const auto& l : lanes_)
-    if (l.head != kNoTxn) next = std::min(next, txns_[l.head].arrive);
+    if (l.head != kNoTxn && txns_[l.head].arrive < next) {
+      next = txns_[l.head].arrive;
+      first = l.head;
+    }
   if (next == kNever) return kNever;
+  // The next lookup is most likely that request's: start fetching its set into the host cache
+  // while the other components tick.
+  tags_.prefetch(txns_[first].line);
   return std::max(next, now + 1);
 }
 

@@ -4,12 +4,14 @@
 #include "mem/dram/pc_timing.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace simfa::mem {
 
 PcTiming::PcTiming(const DramTiming& t, std::uint32_t bank_groups, std::uint32_t banks_per_group)
     : t_(t),
       banks_per_group_(banks_per_group),
+      group_shift_(std::has_single_bit(banks_per_group) ? std::countr_zero(banks_per_group) : -1),
       banks_(bank_groups * banks_per_group),
       groups_(bank_groups) {}
 

@@ -33,7 +33,9 @@ class PcTiming {
 
   const BankState& bank(std::uint32_t b) const { return banks_[b]; }
   std::uint32_t num_banks() const { return static_cast<std::uint32_t>(banks_.size()); }
-  std::uint32_t group_of(std::uint32_t bank) const { return bank / banks_per_group_; }
+  std::uint32_t group_of(std::uint32_t bank) const {
+    return group_shift_ >= 0 ? bank >> group_shift_ : bank / banks_per_group_;
+  }
   bool all_closed() const { return open_banks_ == 0; }
   std::uint64_t open_mask() const { return open_banks_; }
   const DramTiming& timing() const { return t_; }
@@ -46,6 +48,7 @@ class PcTiming {
 
   DramTiming t_;
   std::uint32_t banks_per_group_;
+  int group_shift_;  // log2(banks_per_group) when a power of two, else -1
   std::vector<BankState> banks_;
   std::vector<GroupState> groups_;
   DCycle next_act_ = 0, next_rd_ = 0, next_wr_ = 0, next_ref_ = 0;
