@@ -11,10 +11,15 @@
 // stamp, lowest way on ties, every stamp halved when the counter would wrap); other policies are
 // called through ReplacementPolicy with flat indices set * assoc + way.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "mem/fast_div.h"
 #include "mem/replacement.h"
@@ -48,6 +53,20 @@ class TagArray {
     const std::uint32_t tag = tag_of(line, q, qs);
     const std::uint32_t* b = block(set);
     for (std::uint32_t off = 16; off < stride_ && off <= 32; off += 16) __builtin_prefetch(b + off);
+#if defined(__SSE2__)
+    if (assoc_ <= 64) {  // branch-free compare, 4 ways at a time (a line is in at most one way)
+      const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
+      std::uint64_t hit = 0;
+      std::uint32_t i = 0;
+      for (; i + 4 <= assoc_; i += 4) {
+        const __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(b + i));
+        hit |= std::uint64_t(unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, key))))) << i;
+      }
+      for (; i < assoc_; ++i) hit |= std::uint64_t{b[i] == tag} << i;
+      if (!hit) return kMiss;
+      return static_cast<std::int32_t>(set << wbits_ | static_cast<std::uint32_t>(std::countr_zero(hit)));
+    }
+#endif
     for (std::uint32_t i = 0; i < assoc_; ++i)
       if (b[i] == tag) return static_cast<std::int32_t>(set << wbits_ | i);
     return kMiss;
