@@ -1,9 +1,12 @@
 // Engine and core speed: simulated cycles per second and instructions per second on synthetic
-// traces that exercise the event wheel, the issue loop, WGMMA and TMA paths.
+// traces that exercise the event wheel, the issue loop, WGMMA and TMA paths, and a scaled-down
+// FA3 whole-GPU run (the default `simfa run` at a shorter sequence length).
 #include <benchmark/benchmark.h>
 
 #include "api/run.h"
+#include "spec/attention.h"
 #include "trace/source.h"
+#include "workload/fa3_source.h"
 
 using namespace simfa;
 using trace::Instr;
@@ -55,6 +58,26 @@ void BM_PipelineWholeGpu(benchmark::State& state) {
   state.counters["instructions_per_s"] = benchmark::Counter(instrs, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_PipelineWholeGpu)->Arg(200)->Unit(benchmark::kMillisecond);
+
+// The default `simfa run` scaled down: FA3 forward, Llama-3 405B (128 query heads, 8 KV heads,
+// D = 128), L = S = arg, H800 preset (whole GPU, memory hierarchy). The default run is
+// L = S = 6144 (about 4.9 M cycles, 79 M line requests); arg 768 is about 1/60 of its work.
+// Reports simulated cycles and TMA line requests per second of wall time.
+void BM_Fa3WholeGpu(benchmark::State& state) {
+  const Config cfg = make_config("h800");
+  const spec::AttentionShape s = spec::shape_for_model("llama3-405b", 1, state.range(0), state.range(0));
+  const int sms = static_cast<int>(cfg.i("gpu.num_sms"));
+  double cycles = 0, lines = 0;
+  for (auto _ : state) {
+    workload::Fa3Source src(s, cfg, sms);
+    RunResult r = run_trace(src, cfg);
+    cycles += static_cast<double>(r.cycles);
+    lines += r.stat("gpu.mem.requests");
+  }
+  state.counters["sim_cycles_per_s"] = benchmark::Counter(cycles, benchmark::Counter::kIsRate);
+  state.counters["line_requests_per_s"] = benchmark::Counter(lines, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Fa3WholeGpu)->Arg(768)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 
