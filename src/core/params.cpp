@@ -49,8 +49,11 @@ void register_core_params(ParamRegistry& r) {
          "NVIDIA CUDA programming guide: 32 banks of 4 bytes per cycle", 1, 1e6, {}});
   r.add({"tma.launch_cycles", T::Int, "40", "cycles", "common launch latency of every TMA copy",
          "paper §4.3 (TMAU patent split of the 170-cycle TMA overhead)", 0, 1e6});
-  r.add({"tma.tensormap_setup_cycles", T::Int, "130", "cycles", "TensorMap setup latency, tensor copies only",
-         "paper §4.3", 0, 1e6});
+  r.add({"tma.tensormap_setup_cycles", T::Int, "65", "cycles", "TensorMap setup latency, tensor copies only",
+         "measured once on tma_bandwidth.csv (h800-pcie): per-copy time of tensor1d minus bulk at equal "
+         "bytes on the latency-bound points (1 KiB at 114/228/342/456 blocks: 66, 68, 64, 64; 2 KiB at "
+         "114/228: 64, 64) -> 65; the paper's §4.3 split (40 launch + 130 setup) is of a 170-cycle total "
+         "that the bulk chase of tma_latency.csv already covers", 0, 1e6});
   r.add({"tma.lines_per_cycle", T::Int, "2", "lines/cycle", "cache-line requests the TMA unit generates per cycle",
          "paper Table 2", 1, 64});
   r.add({"tma.max_inflight_sectors", T::Int, "512", "sectors",

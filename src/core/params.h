@@ -15,7 +15,7 @@ enum class SchedPolicy : std::uint8_t { Gto, Lrr };
 
 struct TmaParams {
   Cycle launch_cycles = 40;          // every TMA copy
-  Cycle tensormap_setup_cycles = 130;  // tensor copies only
+  Cycle tensormap_setup_cycles = 65;  // tensor copies only
   std::uint32_t lines_per_cycle = 2;
   std::uint32_t max_inflight_sectors = 512;
   std::uint32_t queue_depth = 16;

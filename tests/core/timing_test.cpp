@@ -48,15 +48,15 @@ trace::KernelInfo one_map_kernel() {
 }
 
 TEST(Timing, TensorCopyAddsTensorMapSetupAndDescriptorMiss) {
-  // As the bulk case, but setup = 40 launch + 130 TensorMap + 258 descriptor miss:
-  // lines sent at 2 + 428 = 430, answered at 530, the kernel ends at 531.
+  // As the bulk case, but setup = 40 launch + 65 TensorMap + 258 descriptor miss:
+  // lines sent at 2 + 363 = 365, answered at 465, the kernel ends at 466.
   auto t = make_trace({{{Instr::acquire(0, 256), Instr::tma_tensor(0, 0, 0, 0), Instr::mb_wait(0)}}},
                       one_map_kernel());
-  EXPECT_EQ(run(t, small_gpu()).cycles, 531u);
-  // Without the descriptor miss: 531 - 258.
+  EXPECT_EQ(run(t, small_gpu()).cycles, 466u);
+  // Without the descriptor miss: 466 - 258.
   auto t2 = make_trace({{{Instr::acquire(0, 256), Instr::tma_tensor(0, 0, 0, 0), Instr::mb_wait(0)}}},
                        one_map_kernel());
-  EXPECT_EQ(run(t2, small_gpu({"tma.descriptor_miss_cycles=0"})).cycles, 273u);
+  EXPECT_EQ(run(t2, small_gpu({"tma.descriptor_miss_cycles=0"})).cycles, 208u);
 }
 
 TEST(Timing, PingPongBarrier) {
@@ -82,18 +82,18 @@ TEST(Timing, ProducerAndTwoConsumersShareAStage) {
 }
 
 TEST(Timing, TmaStoreWaitFullAndReadOnly) {
-  // Store of 2 lines: issued t0, setup starts t1 (40 + 130 + 258), lines sent at 429, acked at 529.
+  // Store of 2 lines: issued t0, setup starts t1 (40 + 65 + 258), lines sent at 364, acked at 464.
   auto full = make_trace({{{Instr::tma_store(0, 0, 0, 0), Instr::tma_commit(0), Instr::tma_wait(0, 0)}}},
                          one_map_kernel());
   auto r = run(full, small_gpu());
-  EXPECT_EQ(r.cycles, 530u);
-  EXPECT_EQ(r.stat("gpu.sm[0].wait_cycles.tma_store"), 529 - 2);
-  // read=1 returns once the lines have left shared memory (429); the CTA still retires at the ack.
+  EXPECT_EQ(r.cycles, 465u);
+  EXPECT_EQ(r.stat("gpu.sm[0].wait_cycles.tma_store"), 464 - 2);
+  // read=1 returns once the lines have left shared memory (364); the CTA still retires at the ack.
   auto read = make_trace({{{Instr::tma_store(0, 0, 0, 0), Instr::tma_commit(0), Instr::tma_wait(0, 0, true)}}},
                          one_map_kernel());
   auto r2 = run(read, small_gpu());
-  EXPECT_EQ(r2.stat("gpu.sm[0].wait_cycles.tma_store"), 429 - 2);
-  EXPECT_EQ(r2.cycles, 529u);
+  EXPECT_EQ(r2.stat("gpu.sm[0].wait_cycles.tma_store"), 364 - 2);
+  EXPECT_EQ(r2.cycles, 464u);
 }
 
 TEST(Timing, BlockingLoad) {
