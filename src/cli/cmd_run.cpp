@@ -6,6 +6,8 @@
 
 #include "cli/timeline_flags.h"
 #include "cli/workload_flags.h"
+#include "model/analysis.h"
+#include "model/gpu_spec.h"
 #include "workload/fa3_source.h"
 
 namespace simfa::cli {
@@ -29,6 +31,33 @@ std::string kernel_line(const workload::Fa3Kernel& k) {
 std::string workload_line(const spec::AttentionShape& s) {
   return fmt::format("B {} x H_KV {} x G {}, L {}, S {}, D {}, {}{}", s.batch, s.heads_kv, s.group, s.seqlen_q,
                      s.seqlen_kv, s.head_dim, spec::dtype_name(s.dtype), s.causal ? ", causal" : "");
+}
+
+// The analytic model (docs/analytic-model.md) for the same shape, GPU and kernel tiles, printed beside
+// the simulated traffic. Empty when the model does not cover the configuration (the reason is kept).
+struct Analytic {
+  bool ok = false;
+  std::string why;
+  model::Result r;
+};
+
+Analytic analytic_for(const spec::AttentionShape& s, const Config& cfg, const std::string& gpu_name,
+                      const workload::Fa3Kernel& k, int sms) {
+  Analytic a;
+  try {
+    model::ModelOptions opt;
+    opt.tile_m = k.tile_m;
+    opt.tile_n = k.tile_n;
+    opt.num_sms = sms;
+    opt.num_splits = 1;  // the simulated kernel does not split KV
+    opt.cluster = k.cluster;
+    opt.pack_gqa = k.pack_gqa ? model::PackGqa::On : model::PackGqa::Off;
+    a.r = model::analyze(s, model::GpuSpec::from_config(cfg, gpu_name), opt);
+    a.ok = true;
+  } catch (const std::exception& e) {
+    a.why = e.what();
+  }
+  return a;
 }
 
 }  // namespace
@@ -66,12 +95,26 @@ void add_run_command(CLI::App& app) {
     const double peak = per_cycle * sms * r.clock_hz / 1e12;
     std::cout << fmt::format("workload          {}\n", workload_line(s));
     std::cout << fmt::format("kernel            {}\n", kernel_line(src.fa3()));
-    std::cout << fmt::format("latency           {:.2f} us\n", r.latency_us);
+    const Analytic an = analytic_for(s, cfg, o->w.gpu.gpu, src.fa3(), sms);
+    if (an.ok)
+      std::cout << fmt::format("latency           {:.2f} us   (analytic roofline: {:.2f} us, {}-bound)\n", r.latency_us,
+                               an.r.latency_us, model::bound_name(an.r.bound));
+    else
+      std::cout << fmt::format("latency           {:.2f} us\n", r.latency_us);
     std::cout << fmt::format("throughput        {:.1f} TFLOPS ({:.1f}% of the {:.0f} TFLOPS peak)\n", tflops,
                              peak > 0 ? 100.0 * tflops / peak : 0.0, peak);
-    std::cout << fmt::format("L2 bytes          {:.4g}\n", r.stat("lts__t_bytes.sum"));
-    std::cout << fmt::format("DRAM read/write   {:.4g} / {:.4g} bytes\n", r.stat("dram__bytes_read.sum"),
-                             r.stat("dram__bytes_write.sum"));
+    const double l2 = r.stat("lts__t_bytes.sum");
+    const double rd = r.stat("dram__bytes_read.sum"), wr = r.stat("dram__bytes_write.sum");
+    if (an.ok) {
+      std::cout << fmt::format("L2 bytes          {:.4g}   (analytic: {:.4g} with cluster multicast, Eq. 2 {:.4g})\n",
+                               l2, an.r.l2_bytes_coalesced, an.r.l2_bytes);
+      std::cout << fmt::format("DRAM read/write   {:.4g} / {:.4g} bytes   (sum {:.4g}; analytic: {:.4g}, {} regime)\n",
+                               rd, wr, rd + wr, an.r.dram_bytes, model::regime_name(an.r.regime));
+    } else {
+      std::cout << fmt::format("L2 bytes          {:.4g}\n", l2);
+      std::cout << fmt::format("DRAM read/write   {:.4g} / {:.4g} bytes\n", rd, wr);
+      std::cout << fmt::format("analytic model    not available for this configuration: {}\n", an.why);
+    }
     std::cout << fmt::format("tensor core util  {:.1f}%\n", 100.0 * r.stat("gpu.tensor.utilization"));
     std::cout << run_summary(r, sms);
     if (tl)
@@ -84,6 +127,18 @@ void add_run_command(CLI::App& app) {
       j["l2_bytes"] = r.stat("lts__t_bytes.sum");
       j["dram_read_bytes"] = r.stat("dram__bytes_read.sum");
       j["dram_write_bytes"] = r.stat("dram__bytes_write.sum");
+      if (an.ok)
+        j["analytic"] = {{"flops", an.r.flops},
+                         {"l2_bytes", an.r.l2_bytes},
+                         {"l2_bytes_coalesced", an.r.l2_bytes_coalesced},
+                         {"dram_bytes", an.r.dram_bytes},
+                         {"dram_ideal_bytes", an.r.dram_ideal_bytes},
+                         {"dram_real_bytes", an.r.dram_real_bytes},
+                         {"regime", model::regime_name(an.r.regime)},
+                         {"latency_us", an.r.latency_us},
+                         {"bound", model::bound_name(an.r.bound)}};
+      else
+        j["analytic"] = {{"error", an.why}};
       j["workload"] = {{"batch", s.batch},       {"seqlen_q", s.seqlen_q}, {"seqlen_kv", s.seqlen_kv},
                        {"heads_kv", s.heads_kv}, {"group", s.group},       {"head_dim", s.head_dim},
                        {"dtype", spec::dtype_name(s.dtype)}, {"causal", s.causal},

@@ -100,6 +100,7 @@ Result analyze(const AttentionShape& shape, const GpuSpec& gpu, const ModelOptio
   if (opt.occupancy != 0) check_opt("occupancy", opt.occupancy, 1, 1024);
   if (opt.num_sms != 0) check_opt("num_sms", opt.num_sms, 1, 1 << 20);
   check_opt("splits", opt.num_splits, 0, 256);
+  check_opt("cluster", opt.cluster, 0, 2);
   if (!(opt.l2_effective_bytes >= 0) || !std::isfinite(opt.l2_effective_bytes))
     user_error("l2_effective (--l2-effective-mib) must be a non-negative number");
 
@@ -152,7 +153,8 @@ Result analyze(const AttentionShape& shape, const GpuSpec& gpu, const ModelOptio
       break;
   }
   r.pack_gqa = r.pack_gqa && G > 1;  // packing one head per KV head changes nothing
-  r.cluster = opt.kernel == Kernel::Fa3 && opt.tile_m == 0 && opt.tile_n == 0
+  r.cluster = opt.cluster != 0 ? opt.cluster
+              : opt.kernel == Kernel::Fa3 && opt.tile_m == 0 && opt.tile_n == 0
                   ? spec::fa3_cluster_size(shape, tiles, s > 1, r.pack_gqa)
                   : 1;
 

@@ -39,6 +39,8 @@ struct ModelOptions {
                                   // does; 1 for every prefill shape of the paper), 1 none
                                   // (flash_attn_func), n forced (at most 256)
   PackGqa pack_gqa = PackGqa::Auto;  // Auto: FA3's heuristic (cuTile: off)
+  std::int64_t cluster = 0;       // CTAs sharing K/V by multicast; 0: FA3's rule with its own tiles,
+                                  // 1 when tile_m or tile_n is overridden (cuTile: 1)
 };
 
 struct Result {

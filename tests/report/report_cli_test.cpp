@@ -45,6 +45,25 @@ TEST(RunTimeline, BadFlagsAreUserErrorsBeforeTheRun) {
   EXPECT_NE(o.text.find("warning: timeline: span limit of 10 reached"), std::string::npos) << o.text;
 }
 
+TEST(Run, SummaryAndJsonCarryTheAnalyticModelBesideTheSimulatedTraffic) {
+  const std::string json = temp_path("run_analytic.json");
+  CliOut o = simfa_cli("run " + kTiny + " --json " + json);
+  ASSERT_EQ(o.rc, 0) << o.text;
+  for (const char* s : {"(analytic roofline: ", "with cluster multicast, Eq. 2 ", " regime)"})
+    EXPECT_NE(o.text.find(s), std::string::npos) << s << "\n" << o.text;
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_TRUE(j.contains("analytic")) << j.dump();
+  const auto& a = j["analytic"];
+  // Non-causal, cluster 2: every K/V line is fetched once per cluster, so the simulated L2 bytes are
+  // the model's multicast figure exactly (Eq. 2 minus half the K/V demand).
+  EXPECT_EQ(j["l2_bytes"].get<double>(), a["l2_bytes_coalesced"].get<double>());
+  EXPECT_LT(a["l2_bytes_coalesced"].get<double>(), a["l2_bytes"].get<double>());
+  EXPECT_EQ(a["regime"], "ideal");
+  EXPECT_GT(a["latency_us"].get<double>(), 0.0);
+  EXPECT_LE(a["latency_us"].get<double>(), j["latency_us"].get<double>() * 1.5);
+}
+
 TEST(Validate, RunsTheSyntheticCsvAndWritesJson) {
   const std::string json = temp_path("validate.json");
   CliOut o = simfa_cli("validate --measurements " + kCsv + " --json " + json);
