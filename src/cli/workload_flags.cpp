@@ -8,12 +8,41 @@
 
 namespace simfa::cli {
 
+namespace {
+
+// Accepts a count with an optional binary suffix, as `simfa analyze` does: 64K = 65536, 1M = 1048576.
+CLI::Validator count_with_suffix() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::string t = text;
+        long long mult = 1;
+        if (!t.empty() && (t.back() == 'K' || t.back() == 'k')) mult = 1024, t.pop_back();
+        else if (!t.empty() && (t.back() == 'M' || t.back() == 'm')) mult = 1024 * 1024, t.pop_back();
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+          v = std::stoll(t, &used);
+        } catch (...) {
+          used = 0;
+        }
+        if (t.empty() || used != t.size() || v > (1LL << 40) / mult)
+          return fmt::format("'{}' is not a token count (an integer, optionally with K or M: 64K = 65536)", text);
+        text = std::to_string(v * mult);
+        return {};
+      },
+      "COUNT", "count");
+}
+
+}  // namespace
+
 void add_workload_flags(CLI::App* app, WorkloadFlags& f) {
   app->add_option("--model", f.model, "llama3-8b | llama3-70b | llama3-405b (paper Table 6), or none")
       ->default_str("llama3-405b");
   app->add_option("--batch", f.batch, "batch size B")->default_str("1");
-  app->add_option("--seqlen", f.seqlen, "query sequence length L")->default_str("6144");
-  app->add_option("--kv-seqlen", f.kv_seqlen, "key/value sequence length S (default: L)");
+  app->add_option("--seqlen", f.seqlen, "query sequence length L (K and M suffixes: 64K)")
+      ->transform(count_with_suffix())
+      ->default_str("6144");
+  app->add_option("--kv-seqlen", f.kv_seqlen, "key/value sequence length S (default: L)")->transform(count_with_suffix());
   app->add_option("--heads-kv", f.heads_kv, "KV heads H_KV (default: the model's)");
   app->add_option("--group", f.group, "query heads per KV head G (default: the model's)");
   app->add_option("--head-dim", f.head_dim, "head dimension D (default: the model's)");
@@ -34,6 +63,10 @@ spec::AttentionShape workload_shape(const WorkloadFlags& f) {
   if (f.head_dim) s.head_dim = f.head_dim;
   if (f.model == "none" && (!f.heads_kv || !f.head_dim))
     user_error("--model none needs --heads-kv and --head-dim (and --group, default 1)");
+  // Name this command's flags (the shape's own checks name the analyze flags, e.g. --seqlen-q).
+  if (f.batch < 1) user_error("--batch must be at least 1, got {}", f.batch);
+  if (f.seqlen < 1) user_error("--seqlen must be at least 1, got {}", f.seqlen);
+  if (f.kv_seqlen < 0) user_error("--kv-seqlen must be at least 1, got {}", f.kv_seqlen);
   s.batch = f.batch;
   s.seqlen_q = f.seqlen;
   s.seqlen_kv = f.kv_seqlen ? f.kv_seqlen : f.seqlen;

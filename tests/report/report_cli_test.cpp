@@ -64,6 +64,23 @@ TEST(Run, SummaryAndJsonCarryTheAnalyticModelBesideTheSimulatedTraffic) {
   EXPECT_LE(a["latency_us"].get<double>(), j["latency_us"].get<double>() * 1.5);
 }
 
+TEST(Run, SequenceLengthsTakeKAndMSuffixesAndBadOnesNameTheFlag) {
+  const std::string json = temp_path("run_suffix.json");
+  CliOut o = simfa_cli("run --model llama3-8b --heads-kv 1 --group 2 --seqlen 1K --kv-seqlen 2k "
+                       "--set gpu.num_sms=8 --json " + json);
+  ASSERT_EQ(o.rc, 0) << o.text;
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["workload"]["seqlen_q"], 1024);
+  EXPECT_EQ(j["workload"]["seqlen_kv"], 2048);
+  o = simfa_cli("run --seqlen 64X");
+  EXPECT_EQ(o.rc, 2) << o.text;
+  EXPECT_NE(o.text.find("--seqlen: '64X' is not a token count"), std::string::npos) << o.text;
+  o = simfa_cli("run --seqlen -5");
+  EXPECT_EQ(o.rc, 2) << o.text;
+  EXPECT_NE(o.text.find("--seqlen must be at least 1, got -5"), std::string::npos) << o.text;
+}
+
 TEST(Validate, RunsTheSyntheticCsvAndWritesJson) {
   const std::string json = temp_path("validate.json");
   CliOut o = simfa_cli("validate --measurements " + kCsv + " --json " + json);
