@@ -96,6 +96,9 @@ void run_command(const MbOpts& o) {
   mo.warmup_passes = o.warmup_passes;
   mo.warmup_max = o.warmup_max;
   mo.hop_bubble = o.hop_bubble;
+  if (o.sim_mib < 1) user_error("--sim-mib must be at least 1");
+  if (o.blocks_per_sm < 1 || o.blocks_per_sm > 32)
+    user_error("--blocks-per-sm must be between 1 and 32 (Hopper's CTAs per SM), got {}", o.blocks_per_sm);
   mo.sim_bytes = o.sim_mib << 20;
   if (o.array_mib < 1) user_error("--array-mib must be at least 1");
   mo.array_bytes = o.array_mib << 20;

@@ -54,6 +54,10 @@ Result latency(const Config& cfg, const Options& o, bool tma) {
   r.info["warmup_max"] = o.warmup_max;
   if (tma) r.info["hop_bubble_cycles"] = o.hop_bubble;
   const auto sets = o.working_sets_kib.empty() ? default_sets(o.ws_ratio) : o.working_sets_kib;
+  for (double kib : sets)
+    if (!(kib * 1024 >= line) || !std::isfinite(kib))
+      user_error("working set {} KiB (--ws or the measured file): must be a number of at least one "
+                 "{}-byte line ({} KiB)", kib, line, line / 1024.0);
   for (double kib : sets) {
     ChaseParams p;
     p.lines = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(kib * 1024 / line));

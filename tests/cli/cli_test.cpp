@@ -92,6 +92,22 @@ TEST(Cli, MissingReleaseEndsWithExitCode3AndTheWaiterReport) {
       << o.text;
 }
 
+TEST(Cli, MicrobenchBadRunLengthsAreUserErrorsNamingTheFlag) {
+  struct Case {
+    const char* args;
+    const char* message;
+  };
+  for (const Case& c : {Case{"microbench tma-latency --ws 0 --quiet", "working set 0 KiB (--ws"},
+                        Case{"microbench load-latency --ws 0.05 --quiet", "at least one 128-byte line"},
+                        Case{"microbench dram-bandwidth --blocks-per-sm 0 --quiet", "--blocks-per-sm must be"},
+                        Case{"microbench tma-bandwidth --sim-mib 0 --quiet", "--sim-mib must be at least 1"},
+                        Case{"microbench tma-latency --hops 0 --quiet", "--hops must be at least 1"}}) {
+    const Out o = simfa(c.args);
+    EXPECT_EQ(o.rc, 2) << c.args << "\n" << o.text;
+    EXPECT_NE(o.text.find(c.message), std::string::npos) << c.args << "\n" << o.text;
+  }
+}
+
 TEST(Cli, ConfigShowListsKeysWithUnitsAndSources) {
   Out o = simfa("config show --gpu h800-pcie");
   ASSERT_EQ(o.rc, 0) << o.text;
