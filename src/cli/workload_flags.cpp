@@ -33,6 +33,24 @@ CLI::Validator count_with_suffix() {
       "COUNT", "count");
 }
 
+// Flags whose 0 would otherwise read as "not given" (the preset's value) must be positive.
+CLI::Validator at_least_one() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+          v = std::stoll(text, &used);
+        } catch (...) {
+          used = 0;
+        }
+        if (used != text.size() || used == 0) return fmt::format("'{}' is not an integer", text);
+        if (v < 1) return fmt::format("must be at least 1, got {}", text);
+        return {};
+      },
+      "", "at least one");
+}
+
 }  // namespace
 
 void add_workload_flags(CLI::App* app, WorkloadFlags& f) {
@@ -42,13 +60,29 @@ void add_workload_flags(CLI::App* app, WorkloadFlags& f) {
   app->add_option("--seqlen", f.seqlen, "query sequence length L (K and M suffixes: 64K)")
       ->transform(count_with_suffix())
       ->default_str("6144");
-  app->add_option("--kv-seqlen", f.kv_seqlen, "key/value sequence length S (default: L)")->transform(count_with_suffix());
-  app->add_option("--heads-kv", f.heads_kv, "KV heads H_KV (default: the model's)");
-  app->add_option("--group", f.group, "query heads per KV head G (default: the model's)");
-  app->add_option("--head-dim", f.head_dim, "head dimension D (default: the model's)");
+  app->add_option("--kv-seqlen", f.kv_seqlen, "key/value sequence length S (default: L)")
+      ->transform(count_with_suffix())
+      ->check(at_least_one());
+  app->add_option("--heads-kv", f.heads_kv, "KV heads H_KV (default: the model's)")->check(at_least_one());
+  app->add_option("--group", f.group, "query heads per KV head G (default: the model's)")->check(at_least_one());
+  app->add_option("--head-dim", f.head_dim, "head dimension D (default: the model's)")->check(at_least_one());
   app->add_option("--dtype", f.dtype, "fp16 | bf16 | fp8_e4m3")->default_str("fp16");
   app->add_flag("--causal", f.causal, "causal (bottom-right aligned) mask");
-  app->add_option("--clock-mhz", f.clock_mhz, "SM clock in MHz (default: the GPU preset's)");
+  app->add_option("--clock-mhz", f.clock_mhz, "SM clock in MHz (default: the GPU preset's)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::size_t used = 0;
+            double v = 0;
+            try {
+              v = std::stod(text, &used);
+            } catch (...) {
+              used = 0;
+            }
+            if (used == 0 || used != text.size()) return fmt::format("'{}' is not a number", text);
+            if (!(v >= 1)) return fmt::format("must be at least 1 (MHz), got {}", text);
+            return {};
+          },
+          "", "clock"));
   add_gpu_options(app, f.gpu);
 }
 
@@ -79,7 +113,7 @@ spec::AttentionShape workload_shape(const WorkloadFlags& f) {
 Config workload_config(const WorkloadFlags& f) {
   Config cfg = make_config(f.gpu);
   if (f.clock_mhz != 0) {
-    if (f.clock_mhz < 1) user_error("--clock-mhz must be positive, got {}", f.clock_mhz);
+    if (!(f.clock_mhz >= 1)) user_error("--clock-mhz must be at least 1 (MHz), got {}", f.clock_mhz);
     cfg.set("gpu.clock", fmt::format("{}MHz", f.clock_mhz), "--clock-mhz");
   }
   return cfg;

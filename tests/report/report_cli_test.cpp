@@ -79,6 +79,15 @@ TEST(Run, SequenceLengthsTakeKAndMSuffixesAndBadOnesNameTheFlag) {
   o = simfa_cli("run --seqlen -5");
   EXPECT_EQ(o.rc, 2) << o.text;
   EXPECT_NE(o.text.find("--seqlen must be at least 1, got -5"), std::string::npos) << o.text;
+  // 0 is not "the preset's value" when typed explicitly.
+  for (const char* flag : {"--heads-kv", "--group", "--head-dim", "--kv-seqlen"}) {
+    o = simfa_cli(std::string("run ") + flag + " 0");
+    EXPECT_EQ(o.rc, 2) << flag << "\n" << o.text;
+    EXPECT_NE(o.text.find(std::string(flag) + ": must be at least 1, got 0"), std::string::npos) << o.text;
+  }
+  o = simfa_cli("run --clock-mhz 0");
+  EXPECT_EQ(o.rc, 2) << o.text;
+  EXPECT_NE(o.text.find("--clock-mhz: must be at least 1 (MHz), got 0"), std::string::npos) << o.text;
 }
 
 TEST(Validate, RunsTheSyntheticCsvAndWritesJson) {
