@@ -9,6 +9,11 @@ numpy arrays for vectorised sweeps::
 
 Keywords mirror the flags of ``simfa analyze`` (``seqlen_q`` is ``--seqlen-q``) and go through
 the same validation; a bad value raises ValueError with the same message as the command line.
+
+The cycle-level simulator runs the FA3 kernel for one workload, like ``simfa run``::
+
+    r = simfa.run(model="llama3-8b", seqlen=2048, gpu="h800")
+    r.latency_us, r.tflops, r.l2_bytes, r.analytic["l2_bytes_coalesced"], r.stats["gpu.tensor.utilization"]
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ from . import _simfa
 
 __all__ = [
     "GpuSpec", "Results", "DEFAULT_FIELDS", "analyze", "gpu", "gpu_presets", "config", "config_keys", "models",
-    "fa3_tiles", "fields", "run",
+    "fa3_tiles", "fields", "run", "run_trace",
 ]
 
 GpuSpec = _simfa.GpuSpec
@@ -245,11 +250,69 @@ def analyze(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seql
 
 
 # -----------------------------------------------------------------------------------------------
-# SIMULATOR: `run` is bound by the simulator's owner in python/src/module.cpp (see "SIMULATOR
-# BINDINGS GO HERE"); until then it raises NotImplementedError.
+# The cycle-level simulator.
 # -----------------------------------------------------------------------------------------------
-def run(*args, **kwargs):
-    """Run the cycle-level simulator (not bound yet in this build)."""
-    if hasattr(_simfa, "run"):
-        return _simfa.run(*args, **kwargs)
-    raise NotImplementedError("simfa.run: the simulator is not bound into the Python module yet")
+def _names(key, v):
+    if v is None:
+        return []
+    if isinstance(v, str):
+        return [v]
+    items = list(v)
+    for x in items:
+        if not isinstance(x, str):
+            raise ValueError(f"{key} ({_flag(key)}): expected names, got {x!r}")
+    return items
+
+
+def run(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seqlen_kv=None,
+        heads_kv=None, group=None, head_dim=None, dtype="fp16", causal=False, gpu="h800",
+        set=None, ablate=None, clock_mhz=None, no_skip=False):
+    """Simulate the FlashAttention-3 forward kernel on the whole GPU (``simfa run``).
+
+    Workload keywords as in ``analyze`` (scalars only): ``model`` (preset or "none"), ``batch``,
+    ``seqlen`` (L, and S unless ``seqlen_kv`` is given; 6144 when no length is given),
+    ``seqlen_q``, ``seqlen_kv``, ``heads_kv``, ``group``, ``head_dim``, ``dtype``, ``causal``.
+    GPU: ``gpu`` (preset name or TOML file), ``set`` (dict or "key=value" list, like ``--set``),
+    ``ablate`` (names of paper Table 5: "no-lrc", "simple-hash", "no-dedup"), ``clock_mhz``.
+    ``no_skip`` runs the reference mode (same results, slower).
+
+    Returns a Results dict with what ``simfa run --json`` writes: ``latency_us``, ``cycles``,
+    ``tflops``, ``peak_fraction``, ``l2_bytes``, ``dram_read_bytes``, ``dram_write_bytes``,
+    ``sim_wall_s``, ``sim_cycles_per_s``, ``workload``, ``analytic`` (the analytic model for the
+    same shape and kernel), ``config`` and ``stats`` (every statistic by name). Bad input raises
+    ValueError with the command line's message; a deadlocked kernel raises RuntimeError with the
+    report of every blocked WarpGroup.
+    """
+    inputs = dict(batch=batch, seqlen=seqlen, seqlen_q=seqlen_q, seqlen_kv=seqlen_kv,
+                  heads_kv=heads_kv, group=group, head_dim=head_dim)
+    for k, v in inputs.items():
+        if v is not None and (isinstance(v, bool) or not isinstance(v, _numbers.Real)):
+            raise ValueError(f"{k} ({_flag(k)}): expected a number, got {v!r}")
+    if seqlen is None and seqlen_q is None and seqlen_kv is None:
+        inputs["seqlen"] = 6144
+    for key, v in (("dtype", dtype), ("gpu", gpu)):
+        if not isinstance(v, str):
+            raise ValueError(f"{key} ({_flag(key)}): expected a string, got {v!r}")
+    if model is not None and not isinstance(model, str):
+        raise ValueError(f"model (--model): expected a preset name or 'none', got {model!r}")
+    if model in (None, "none"):
+        model = ""
+    if not isinstance(causal, (bool, _np.bool_)):
+        raise ValueError(f"causal (--causal): expected a bool, got {causal!r}")
+    if clock_mhz is not None and (isinstance(clock_mhz, bool) or not isinstance(clock_mhz, _numbers.Real)):
+        raise ValueError(f"clock_mhz (--clock-mhz): expected a number, got {clock_mhz!r}")
+    text = _simfa.run_fa3_json(gpu, _sets(set), _names("ablate", ablate), model, dtype, inputs,
+                               bool(causal), None if clock_mhz is None else float(clock_mhz),
+                               not no_skip)
+    return Results(_json.loads(text))
+
+
+def run_trace(paths, *, gpu="h800", set=None, ablate=None, no_skip=False):
+    """Simulate trace files, or directories of .sft files (``simfa trace run``), e.g. those
+    ``simfa trace gen`` writes. Returns a Results dict with ``cycles``, ``latency_us``,
+    ``sim_wall_s``, ``sim_cycles_per_s``, ``config`` and ``stats``."""
+    if not isinstance(gpu, str):
+        raise ValueError(f"gpu (--gpu): expected a string, got {gpu!r}")
+    text = _simfa.run_trace_json(_names("paths", paths), gpu, _sets(set), _names("ablate", ablate),
+                                 not no_skip)
+    return Results(_json.loads(text))

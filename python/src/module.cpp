@@ -1,6 +1,7 @@
 // The `simfa._simfa` extension: the analytic model over numpy arrays, GPU presets and
 // configurations, model presets and FA3 tiles. simfa/__init__.py wraps it with keyword checks
 // and numpy broadcasting. UserError becomes ValueError, InternalError RuntimeError.
+#include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -9,12 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "api/fa3_run.h"
 #include "api/run.h"
 #include "model/analysis.h"
 #include "model/fields.h"
 #include "model/inputs.h"
 #include "sim/config.h"
 #include "sim/error.h"
+#include "trace/io.h"
+#include "workload/fa3_source.h"
 
 namespace py = pybind11;
 using namespace simfa;
@@ -166,6 +170,56 @@ py::dict analyze_batch(const model::GpuSpec& gpu, const std::string& model_name,
   return out;
 }
 
+// Simulates the FA3 forward kernel for one workload on the whole configured GPU and returns the
+// document `simfa run --json` writes, as text. `inputs` maps batch, seqlen, seqlen_q, seqlen_kv,
+// heads_kv, group and head_dim to numbers (absent or None: the preset's or the default), resolved
+// with the analytic model's rules and messages.
+std::string run_fa3_json(const std::string& gpu, const std::vector<std::string>& sets,
+                         const std::vector<std::string>& ablations, const std::string& model_name,
+                         const std::string& dtype, const py::dict& inputs, bool causal,
+                         std::optional<double> clock_mhz, bool skip_idle) {
+  model::PointContext ctx;
+  ctx.preset = model_name.empty() ? nullptr : &spec::find_model(model_name);
+  ctx.dtype = spec::parse_dtype(dtype, "dtype (--dtype)");
+  model::PointInputs in;
+  const std::pair<const char*, std::optional<double> model::PointInputs::*> keys[] = {
+      {"batch", &model::PointInputs::batch},       {"seqlen", &model::PointInputs::seqlen},
+      {"seqlen_q", &model::PointInputs::seqlen_q}, {"seqlen_kv", &model::PointInputs::seqlen_kv},
+      {"heads_kv", &model::PointInputs::heads_kv}, {"group", &model::PointInputs::group},
+      {"head_dim", &model::PointInputs::head_dim}};
+  for (const auto& [key, member] : keys)
+    if (inputs.contains(key) && !inputs[key].is_none()) in.*member = py::cast<double>(inputs[key]);
+  in.causal = causal;
+  spec::AttentionShape shape;
+  model::ModelOptions opt;
+  model::resolve_point(in, ctx, shape, opt);
+  Config cfg = make_config(gpu, sets, ablations);
+  if (clock_mhz) {
+    if (!(*clock_mhz >= 1))
+      throw UserError(fmt::format("clock_mhz (--clock-mhz) must be at least 1 (MHz), got {}", *clock_mhz));
+    cfg.set("gpu.clock", fmt::format("{}MHz", *clock_mhz), "clock_mhz");
+  }
+  py::gil_scoped_release release;
+  workload::Fa3Source src(shape, cfg, static_cast<int>(cfg.i("gpu.num_sms")));
+  RunOptions ro;
+  ro.skip_idle = skip_idle;
+  const RunResult r = run_trace(src, cfg, ro);
+  const Fa3Figures f = fa3_figures(r, cfg, gpu, shape, src.fa3());
+  return fa3_result_json(r, cfg, shape, src.fa3(), f).dump();
+}
+
+// Simulates trace files or directories of .sft files (`simfa trace run`); returns its JSON text.
+std::string run_trace_json(const std::vector<std::string>& paths, const std::string& gpu,
+                           const std::vector<std::string>& sets, const std::vector<std::string>& ablations,
+                           bool skip_idle) {
+  const Config cfg = make_config(gpu, sets, ablations);
+  trace::MemoryTrace t = trace::read_trace_paths(paths);
+  py::gil_scoped_release release;
+  RunOptions ro;
+  ro.skip_idle = skip_idle;
+  return result_json(run_trace(t, cfg, ro), cfg).dump();
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_simfa, m) {
@@ -259,9 +313,9 @@ PYBIND11_MODULE(_simfa, m) {
   m.def("analyze_batch", &analyze_batch, py::arg("gpu"), py::arg("model"), py::arg("dtype"),
         py::arg("kernel"), py::arg("pack_gqa"), py::arg("arrays"), py::arg("n"), py::arg("fields"));
 
-  // ---------------------------------------------------------------------------------------
-  // SIMULATOR BINDINGS GO HERE: `run` (the cycle-level simulator) is bound by its owner, e.g.
-  //   m.def("run", ...);  // trace or workload -> RunResult as a dict
-  // simfa/__init__.py forwards simfa.run to _simfa.run once it exists.
-  // ---------------------------------------------------------------------------------------
+  // The cycle-level simulator; simfa/__init__.py wraps these as simfa.run and simfa.run_trace.
+  m.def("run_fa3_json", &run_fa3_json, py::arg("gpu"), py::arg("sets"), py::arg("ablations"), py::arg("model"),
+        py::arg("dtype"), py::arg("inputs"), py::arg("causal"), py::arg("clock_mhz"), py::arg("skip_idle"));
+  m.def("run_trace_json", &run_trace_json, py::arg("paths"), py::arg("gpu"), py::arg("sets"),
+        py::arg("ablations"), py::arg("skip_idle"));
 }

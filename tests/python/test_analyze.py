@@ -126,13 +126,6 @@ def test_unbroadcastable_arrays_and_unknown_fields():
         simfa.analyze(1024)  # keywords only
 
 
-def test_run_is_a_marked_placeholder_or_bound():
-    if hasattr(simfa._simfa, "run"):
-        pytest.skip("simfa.run is bound")
-    with pytest.raises(NotImplementedError):
-        simfa.run()
-
-
 def test_million_point_sweep(capsys):
     """One million design points in one call (acceptance: under a second on an idle core;
     reported, not enforced, since a loaded machine is slower: docs/performance.md)."""
