@@ -1,6 +1,8 @@
 // The `simfa._simfa` extension: the analytic model over numpy arrays, GPU presets and
-// configurations, model presets and FA3 tiles. simfa/__init__.py wraps it with keyword checks
-// and numpy broadcasting. UserError becomes ValueError, InternalError RuntimeError.
+// configurations, model presets and FA3 tiles, and the cycle-level simulator (an FA3 workload or
+// trace files, returned as the command line's JSON). simfa/__init__.py wraps it with keyword
+// checks and numpy broadcasting. UserError becomes ValueError, InternalError and DeadlockError
+// RuntimeError.
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -223,7 +225,8 @@ std::string run_trace_json(const std::vector<std::string>& paths, const std::str
 }  // namespace
 
 PYBIND11_MODULE(_simfa, m) {
-  m.doc() = "simfa native core: analytic model of FlashAttention, GPU presets (see simfa/__init__.py)";
+  m.doc() = "simfa native core: analytic model of FlashAttention, GPU presets, the cycle-level simulator "
+            "(see simfa/__init__.py)";
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {
