@@ -86,6 +86,17 @@ def _sets(set):
     return items
 
 
+def _model_and_strings(model, **strings):
+    """Checks that each keyword of `strings` is a string and `model` a preset name, "none" or
+    None; returns the model name the native module takes ("" for none)."""
+    for key, v in strings.items():
+        if not isinstance(v, str):
+            raise ValueError(f"{key} ({_flag(key)}): expected a string, got {v!r}")
+    if model is not None and not isinstance(model, str):
+        raise ValueError(f"model (--model): expected a preset name or 'none', got {model!r}")
+    return "" if model in (None, "none") else model
+
+
 def gpu(name="h800", set=None):
     """The GpuSpec of a preset (``gpu_presets()``) or TOML file, after ``set`` overrides
     (a dict {key: value} or a list of "key=value" strings, like ``--set``)."""
@@ -190,13 +201,7 @@ def analyze(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seql
     if not isinstance(pack_gqa, str):
         raise ValueError(f"pack_gqa (--pack-gqa): expected 'auto', 'on', 'off' or a bool, "
                          f"got {pack_gqa!r}")
-    for key, v in (("dtype", dtype), ("kernel", kernel)):
-        if not isinstance(v, str):
-            raise ValueError(f"{key} ({_flag(key)}): expected a string, got {v!r}")
-    if model is not None and not isinstance(model, str):
-        raise ValueError(f"model (--model): expected a preset name or 'none', got {model!r}")
-    if model in (None, "none"):
-        model = ""
+    model = _model_and_strings(model, dtype=dtype, kernel=kernel)
     if seqlen is None and seqlen_q is None and seqlen_kv is None:
         given["seqlen"] = 6144  # simfa run's default
 
@@ -290,13 +295,7 @@ def run(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seqlen_k
             raise ValueError(f"{k} ({_flag(k)}): expected a number, got {v!r}")
     if seqlen is None and seqlen_q is None and seqlen_kv is None:
         inputs["seqlen"] = 6144
-    for key, v in (("dtype", dtype), ("gpu", gpu)):
-        if not isinstance(v, str):
-            raise ValueError(f"{key} ({_flag(key)}): expected a string, got {v!r}")
-    if model is not None and not isinstance(model, str):
-        raise ValueError(f"model (--model): expected a preset name or 'none', got {model!r}")
-    if model in (None, "none"):
-        model = ""
+    model = _model_and_strings(model, dtype=dtype, gpu=gpu)
     if not isinstance(causal, (bool, _np.bool_)):
         raise ValueError(f"causal (--causal): expected a bool, got {causal!r}")
     if clock_mhz is not None and (isinstance(clock_mhz, bool) or not isinstance(clock_mhz, _numbers.Real)):

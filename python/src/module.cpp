@@ -3,7 +3,6 @@
 // trace files, returned as the command line's JSON). simfa/__init__.py wraps it with keyword
 // checks and numpy broadcasting. UserError becomes ValueError, InternalError and DeadlockError
 // RuntimeError.
-#include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -196,11 +195,7 @@ std::string run_fa3_json(const std::string& gpu, const std::vector<std::string>&
   model::ModelOptions opt;
   model::resolve_point(in, ctx, shape, opt);
   Config cfg = make_config(gpu, sets, ablations);
-  if (clock_mhz) {
-    if (!(*clock_mhz >= 1))
-      throw UserError(fmt::format("clock_mhz (--clock-mhz) must be at least 1 (MHz), got {}", *clock_mhz));
-    cfg.set("gpu.clock", fmt::format("{}MHz", *clock_mhz), "clock_mhz");
-  }
+  if (clock_mhz) set_clock_mhz(cfg, *clock_mhz, "clock_mhz (--clock-mhz)", "clock_mhz");
   py::gil_scoped_release release;
   workload::Fa3Source src(shape, cfg, static_cast<int>(cfg.i("gpu.num_sms")));
   RunOptions ro;

@@ -38,6 +38,11 @@ const std::vector<std::string>& ablation_names() {
   return names;
 }
 
+void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_view origin) {
+  if (!(mhz >= 1)) user_error("{} must be at least 1 (MHz), got {}", what, mhz);
+  cfg.set("gpu.clock", fmt::format("{}MHz", mhz), std::string(origin));
+}
+
 void apply_ablation(Config& cfg, std::string_view name) {
   for (const auto& a : kAblations)
     if (name == a.name) {

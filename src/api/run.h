@@ -21,6 +21,9 @@ const ParamRegistry& param_registry();
 // overrides in order, then the ablations ("no-lrc", "simple-hash", "no-dedup").
 Config make_config(std::string_view gpu, const std::vector<std::string>& sets = {},
                    const std::vector<std::string>& ablations = {});
+// Sets the SM clock (`gpu.clock`) to `mhz` MHz, recording `origin`; UserError "`what` must be at
+// least 1 (MHz), got ..." below 1 MHz or for NaN.
+void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_view origin);
 // Applies one ablation of the paper's Table 5 to a configuration. Throws UserError for an unknown name.
 void apply_ablation(Config& cfg, std::string_view name);
 const std::vector<std::string>& ablation_names();

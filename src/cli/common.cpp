@@ -1,6 +1,7 @@
 // Shared command-line helpers.
 #include "cli/common.h"
 
+#include <cmath>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -8,6 +9,35 @@
 #include "sim/error.h"
 
 namespace simfa::cli {
+
+std::optional<double> parse_count_text(std::string_view t) {
+  double mult = 1;
+  if (!t.empty() && (t.back() == 'K' || t.back() == 'k')) mult = 1024, t.remove_suffix(1);
+  else if (!t.empty() && (t.back() == 'M' || t.back() == 'm')) mult = 1024.0 * 1024, t.remove_suffix(1);
+  if (t.empty()) return std::nullopt;
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(std::string(t), &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  if (used != t.size()) return std::nullopt;
+  return double(v) * mult;
+}
+
+std::optional<double> parse_real_text(std::string_view t) {
+  if (t.empty()) return std::nullopt;
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(std::string(t), &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  if (used != t.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
 
 void add_gpu_options(CLI::App* app, GpuOptions& o, bool ablate) {
   app->add_option("--gpu", o.gpu, "GPU preset (h800, h100, h200, h800-pcie) or a TOML file")->capture_default_str();

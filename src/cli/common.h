@@ -1,6 +1,8 @@
 // Shared command-line pieces: GPU/config options, JSON output, summaries.
 #pragma once
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +24,11 @@ Config make_config(const GpuOptions& o);
 
 // Writes JSON to a file (UserError when it cannot) with a trailing newline.
 void write_json_file(const std::string& path, const nlohmann::ordered_json& j);
+
+// An integer with an optional binary suffix (16K = 16384, 1M = 1048576); nullopt if not one.
+std::optional<double> parse_count_text(std::string_view t);
+// A finite real number; nullopt if not one.
+std::optional<double> parse_real_text(std::string_view t);
 
 // The human summary of a run: cycles, time, engines' busy fractions, simulation speed.
 std::string run_summary(const RunResult& r, int num_sms);

@@ -34,36 +34,6 @@ std::string snake(std::string_view s) {
   return r;
 }
 
-// An integer with an optional binary suffix (16K = 16384, 1M = 1048576).
-std::optional<double> parse_count_text(std::string_view t) {
-  double mult = 1;
-  if (!t.empty() && (t.back() == 'K' || t.back() == 'k')) mult = 1024, t.remove_suffix(1);
-  else if (!t.empty() && (t.back() == 'M' || t.back() == 'm')) mult = 1024.0 * 1024, t.remove_suffix(1);
-  if (t.empty()) return std::nullopt;
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(std::string(t), &used);
-  } catch (...) {
-    return std::nullopt;
-  }
-  if (used != t.size()) return std::nullopt;
-  return double(v) * mult;
-}
-
-std::optional<double> parse_real_text(std::string_view t) {
-  if (t.empty()) return std::nullopt;
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(std::string(t), &used);
-  } catch (...) {
-    return std::nullopt;
-  }
-  if (used != t.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
 double parse_value(std::string_view key, std::string_view text, bool real, std::string_view where) {
   auto v = real ? parse_real_text(text) : parse_count_text(text);
   if (!v)
@@ -228,7 +198,7 @@ ModelRun evaluate_model(const ModelFlags& f, std::string_view default_sweep) {
   if (!f.clock_mhz.empty()) {
     const auto mhz = parse_real_text(f.clock_mhz);
     if (!mhz || *mhz < 1) user_error("--clock-mhz must be a positive number, got '{}'", f.clock_mhz);
-    cfg.set("gpu.clock", fmt::format("{}MHz", *mhz), "--clock-mhz");
+    set_clock_mhz(cfg, *mhz, "--clock-mhz", "--clock-mhz");
   }
   run.gpu = model::GpuSpec::from_config(cfg, f.gpu.gpu);
 

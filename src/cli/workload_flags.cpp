@@ -1,6 +1,8 @@
 // Workload flags: the Llama-3 preset supplies heads and head_dim, explicit flags override them.
 #include "cli/workload_flags.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "sim/error.h"
@@ -14,41 +16,26 @@ namespace {
 CLI::Validator count_with_suffix() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        std::string t = text;
-        long long mult = 1;
-        if (!t.empty() && (t.back() == 'K' || t.back() == 'k')) mult = 1024, t.pop_back();
-        else if (!t.empty() && (t.back() == 'M' || t.back() == 'm')) mult = 1024 * 1024, t.pop_back();
-        std::size_t used = 0;
-        long long v = 0;
-        try {
-          v = std::stoll(t, &used);
-        } catch (...) {
-          used = 0;
-        }
-        if (t.empty() || used != t.size() || v > (1LL << 40) / mult)
+        const auto v = parse_count_text(text);
+        if (!v || std::abs(*v) > double(1LL << 40))
           return fmt::format("'{}' is not a token count (an integer, optionally with K or M: 64K = 65536)", text);
-        text = std::to_string(v * mult);
+        text = std::to_string(static_cast<long long>(*v));
         return {};
       },
       "COUNT", "count");
 }
 
-// Flags whose 0 would otherwise read as "not given" (the preset's value) must be positive.
-CLI::Validator at_least_one() {
+// A number of at least `min` (integers only unless `real`): flags whose 0 would otherwise read as
+// "not given" (the preset's value).
+CLI::Validator at_least(double min, bool real, std::string_view unit = "") {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
-        std::size_t used = 0;
-        long long v = 0;
-        try {
-          v = std::stoll(text, &used);
-        } catch (...) {
-          used = 0;
-        }
-        if (used != text.size() || used == 0) return fmt::format("'{}' is not an integer", text);
-        if (v < 1) return fmt::format("must be at least 1, got {}", text);
+      [=](std::string& text) -> std::string {
+        const auto v = real ? parse_real_text(text) : parse_count_text(text);
+        if (!v) return fmt::format("'{}' is not {}", text, real ? "a number" : "an integer");
+        if (*v < min) return fmt::format("must be at least {}{}, got {}", min, unit, text);
         return {};
       },
-      "", "at least one");
+      "", "at least");
 }
 
 }  // namespace
@@ -62,27 +49,14 @@ void add_workload_flags(CLI::App* app, WorkloadFlags& f) {
       ->default_str("6144");
   app->add_option("--kv-seqlen", f.kv_seqlen, "key/value sequence length S (default: L)")
       ->transform(count_with_suffix())
-      ->check(at_least_one());
-  app->add_option("--heads-kv", f.heads_kv, "KV heads H_KV (default: the model's)")->check(at_least_one());
-  app->add_option("--group", f.group, "query heads per KV head G (default: the model's)")->check(at_least_one());
-  app->add_option("--head-dim", f.head_dim, "head dimension D (default: the model's)")->check(at_least_one());
+      ->check(at_least(1, false));
+  app->add_option("--heads-kv", f.heads_kv, "KV heads H_KV (default: the model's)")->check(at_least(1, false));
+  app->add_option("--group", f.group, "query heads per KV head G (default: the model's)")->check(at_least(1, false));
+  app->add_option("--head-dim", f.head_dim, "head dimension D (default: the model's)")->check(at_least(1, false));
   app->add_option("--dtype", f.dtype, "fp16 | bf16 | fp8_e4m3")->default_str("fp16");
   app->add_flag("--causal", f.causal, "causal (bottom-right aligned) mask");
   app->add_option("--clock-mhz", f.clock_mhz, "SM clock in MHz (default: the GPU preset's)")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            std::size_t used = 0;
-            double v = 0;
-            try {
-              v = std::stod(text, &used);
-            } catch (...) {
-              used = 0;
-            }
-            if (used == 0 || used != text.size()) return fmt::format("'{}' is not a number", text);
-            if (!(v >= 1)) return fmt::format("must be at least 1 (MHz), got {}", text);
-            return {};
-          },
-          "", "clock"));
+      ->check(at_least(1, true, " (MHz)"));
   add_gpu_options(app, f.gpu);
 }
 
@@ -100,7 +74,6 @@ spec::AttentionShape workload_shape(const WorkloadFlags& f) {
   // Name this command's flags (the shape's own checks name the analyze flags, e.g. --seqlen-q).
   if (f.batch < 1) user_error("--batch must be at least 1, got {}", f.batch);
   if (f.seqlen < 1) user_error("--seqlen must be at least 1, got {}", f.seqlen);
-  if (f.kv_seqlen < 0) user_error("--kv-seqlen must be at least 1, got {}", f.kv_seqlen);
   s.batch = f.batch;
   s.seqlen_q = f.seqlen;
   s.seqlen_kv = f.kv_seqlen ? f.kv_seqlen : f.seqlen;
@@ -112,10 +85,7 @@ spec::AttentionShape workload_shape(const WorkloadFlags& f) {
 
 Config workload_config(const WorkloadFlags& f) {
   Config cfg = make_config(f.gpu);
-  if (f.clock_mhz != 0) {
-    if (!(f.clock_mhz >= 1)) user_error("--clock-mhz must be at least 1 (MHz), got {}", f.clock_mhz);
-    cfg.set("gpu.clock", fmt::format("{}MHz", f.clock_mhz), "--clock-mhz");
-  }
+  if (f.clock_mhz != 0) set_clock_mhz(cfg, f.clock_mhz, "--clock-mhz", "--clock-mhz");
   return cfg;
 }
 
