@@ -67,7 +67,12 @@ struct Params {
   float scale;       // softmax scale (1/sqrt(d))
   float scale_log2;  // scale * log2(e)
   int num_m_blocks, num_tiles;
+  // Optional (nullptr: off): per CTA, kClkWords words: clock64 and %globaltimer at kernel entry
+  // (thread 0), then at the end of each consumer WarpGroup's last tile (0 when it had none). The SM's effective clock
+  // during the kernel is cycles / ns; the kernel's own span is last end - first entry.
+  unsigned long long* clk;
 };
+constexpr int kClkWords = 6;
 
 struct Tile {
   int m, head, batch;
@@ -391,6 +396,13 @@ __device__ __forceinline__ void consumer(SharedStorage& ss, const Params& p, int
     rescale_o(o, corr);
     store_o(p, t, wg, o, m, l);
     SIMFA_EVLOG(ev, SIMFA_EV_EPILOGUE_END, 0, t.m);
+    // Each tile overwrites this WarpGroup's end record, so the last tile's stays. (Here and not
+    // after the tile loop: any code after the consumer's loop makes ptxas spill and serialise.)
+    if ((threadIdx.x & 127) == 0 && p.clk) {
+      unsigned long long* c = p.clk + size_t(blockIdx.x) * kClkWords + 2 * (threadIdx.x / 128);
+      c[0] = clock_cycles();
+      c[1] = global_ns();
+    }
   }
 }
 
@@ -402,6 +414,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   SharedStorage& ss = *reinterpret_cast<SharedStorage*>(
       (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   const int wg = threadIdx.x / 128;
+  // The 128-byte swizzle needs the shared-window address aligned to 1024 B (the generic pointer
+  // was rounded): trap rather than compute garbage if that ever differs.
+  if (threadIdx.x == 0 && (smem_u32(&ss) & 1023u) != 0) __trap();
+  if (p.clk && threadIdx.x == 0) {
+    unsigned long long* c = p.clk + size_t(blockIdx.x) * kClkWords;
+    c[0] = clock_cycles();
+    c[1] = global_ns();
+    for (int i = 2; i < kClkWords; ++i) c[i] = 0;  // a CTA without tiles leaves its ends at 0
+  }
   if (threadIdx.x == 0) {
     tma_prefetch_desc(&tq);
     tma_prefetch_desc(&tk);

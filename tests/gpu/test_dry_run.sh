@@ -15,7 +15,7 @@ out=$scratch/explicit
 bash "$script" --dry-run "$out" > "$scratch/dry.log" 2>&1 || fail "--dry-run exited $?"
 for d in env logs ubench evlog; do [ -d "$out/$d" ] || fail "missing folder $d/"; done
 for f in manifest.txt steps.txt; do [ -s "$out/$f" ] || fail "missing or empty $f"; done
-steps="env build check wgmma tma_bandwidth latency timings evlog check_evlog timings_no_overlap env_after"
+steps="env build check wgmma pipes interference launch timings clock attn_clock tma_bandwidth latency evlog check_evlog timings_no_overlap ncu sdpa sass env_after"
 for s in $steps; do
   grep -q "^$s|" "$out/steps.txt" 2>/dev/null || fail "steps.txt lacks step $s"
   grep -Eq "^$s\|(planned|skipped)\|" "$out/manifest.txt" 2>/dev/null || fail "manifest lacks planned step $s"
@@ -25,13 +25,17 @@ for k in command= repo_commit= nvcc= nvidia_smi= binaries= toolchain_nvcc= resul
 done
 grep -q "simfa-attn check --out $out/check.csv" "$out/steps.txt" || fail "check step does not write check.csv"
 grep -q "simfa-ubench-latency --out-dir $out/ubench" "$out/steps.txt" || fail "latency step does not write into ubench/"
-grep -q "simfa-attn-evlog log --out-dir $out/evlog --max-seqlen 2048" "$out/steps.txt" || fail "evlog step wrong"
+grep -q "simfa-attn-evlog log --out-dir $out/evlog --max-seqlen 2048 --cases llama3-8b-s512," "$out/steps.txt" || fail "evlog step wrong"
+grep -q "simfa-attn time --out $out/timings.csv --detail $out/timings-detail.csv" "$out/steps.txt" || fail "timings step does not write the detail CSV"
+grep -q "simfa-ubench-clock --out-dir $out/ubench --seconds 6" "$out/steps.txt" || fail "clock step wrong"
+for d in ncu; do [ -d "$out/$d" ] || fail "missing folder $d/"; done
 [ -z "$(find "$out/ubench" "$out/evlog" "$out/logs" -type f)" ] || fail "dry run produced results"
 
 # 2. OUT from the environment; --quick and --log-max-seqlen change the plan.
 OUT=$scratch/from-env bash "$script" --dry-run --quick --log-max-seqlen 512 > /dev/null 2>&1 || fail "OUT= dry run failed"
 [ -s "$scratch/from-env/manifest.txt" ] || fail "OUT environment variable ignored"
-grep -q -- "--max-seqlen 512" "$scratch/from-env/steps.txt" 2>/dev/null || fail "--log-max-seqlen ignored"
+grep -q -- "--max-seqlen 512 --cases llama3-8b-s512,llama3-405b-s512$" "$scratch/from-env/steps.txt" 2>/dev/null || fail "--log-max-seqlen ignored"
+grep -q -- "--seconds 2" "$scratch/from-env/steps.txt" 2>/dev/null || fail "--quick does not shorten the clock steps"
 grep -q -- "--max-mib 256" "$scratch/from-env/steps.txt" 2>/dev/null || fail "--quick ignored"
 
 # 3. argument errors exit 2 and write nothing; --help exits 0.
