@@ -81,6 +81,60 @@ void register_core_params(ParamRegistry& r) {
          "NVIDIA H100 datasheet: TF32 is half FP16", 1, 1e9});
   r.add({"tensor.min_wgmma_cycles", T::Int, "4", "cycles", "lower bound of one WGMMA's pipe occupancy (small N)",
          "N/2 rule for N = 8 (not measured below N = 64)", 1, 1e6});
+  // WGMMA timing measured on an H200 (same GH100 SM as H100/H800) by gpu/ubench/wgmma.cu:
+  // data/measured/h200/ubench/wgmma_chain.csv (chains of 1-24 m64nNk16, N 64/128/176/256, SS/RS).
+  const char* chain = "data/measured/h200/ubench/wgmma_chain.csv (H200, gpu/ubench/wgmma.cu)";
+  r.add({"tensor.rs_extra_cycles", T::Float, "5.4", "cycles",
+         "extra pipe and issue cycles of a WGMMA whose A operand comes from registers (RS)",
+         std::string(chain) + ": RS chains take 37.3/69.4/133.4 cycles per WGMMA for N 64/128/256 against "
+         "N/2, and RS issue intervals are 5.4 above SS", 0, 1e6});
+  r.add({"tensor.lone_latency_ss", T::Float, "54", "cycles",
+         "a lone SS WGMMA: cycles from its issue to the release of wait_group, minus its pipe time",
+         std::string(chain) + ": one WGMMA completes in 86/118/142/182 cycles for N 64/128/176/256 = N/2 + 54",
+         1, 1e6});
+  r.add({"tensor.lone_latency_rs", T::Float, "46.6", "cycles",
+         "a lone RS WGMMA: cycles from its issue to the release of wait_group, minus its pipe time",
+         std::string(chain) + ": 84/116/180 cycles for N 64/128/256 = N/2 + 5.4 + 46.6", 1, 1e6});
+  r.add({"tensor.first_issue_ss", T::Float, "11", "cycles",
+         "cycles a WarpGroup spends issuing an SS WGMMA that follows a non-WGMMA instruction",
+         std::string(chain) + ": the first WGMMA of a chain takes 11 cycles to issue for every N", 1, 1e6});
+  r.add({"tensor.first_issue_rs", T::Float, "19", "cycles",
+         "cycles a WarpGroup spends issuing an RS WGMMA that follows a non-WGMMA instruction",
+         std::string(chain) + ": 19 cycles for every N", 1, 1e6});
+  r.add({"tensor.issue_per_column", T::Float, "0.125", "cycles",
+         "issue cycles per N column of a WGMMA that follows another WGMMA (interval = N x this + "
+         "tensor.issue_offset, + tensor.rs_extra_cycles for RS; at least 1)",
+         std::string(chain) + ": SS issue intervals 4/12/18.5/28 for N 64/128/176/256 = N/8 - 4", 0, 1e6});
+  r.add({"tensor.issue_offset", T::Float, "-4", "cycles", "constant term of the WGMMA issue interval",
+         std::string(chain) + ": N/8 - 4", -1e6, 1e6});
+  r.add({"tensor.max_outstanding", T::Int, "7", "WGMMAs",
+         "WGMMAs one WarpGroup may have issued and not yet retired; the next one's issue waits",
+         std::string(chain) + ": issue time jumps by N/2 per WGMMA from the 8th on; a queue of 7 fits all 77 "
+         "points (mean error 0.07 cycles SS, 0.8 RS)", 1, 1 << 16});
+  r.add({"tensor.slot_release_ss", T::Float, "38", "cycles",
+         "cycles after an SS WGMMA leaves the pipe until its outstanding slot frees",
+         std::string(chain) + ": fitted with tensor.max_outstanding = 7 (the simulator's pipe starts the cycle "
+         "after issue; tests/core/wgmma_chain_test.cpp replays the whole CSV)", 0, 1e6});
+  r.add({"tensor.slot_release_rs", T::Float, "68", "cycles",
+         "cycles after an RS WGMMA leaves the pipe until its outstanding slot frees",
+         std::string(chain) + ": fitted as tensor.slot_release_ss", 0, 1e6});
+  r.add({"tensor.rs_slowdown_with_cuda", T::Float, "1.075", "x",
+         "pipe time factor of an RS WGMMA that starts while another WarpGroup of the SM runs CUDA-core "
+         "work (register-file reads of the A operand compete)",
+         "data/measured/h200/ubench/interference.csv: 11 x m64n128k16 RS with the attention kernel's softmax "
+         "running in another WarpGroup: 303140 / 281848 cycles = 1.075 (SS: 1.006, not modelled)", 1, 100});
+  r.add({"sm.interference", T::Bool, "true", "",
+         "CUDA-core work (BUBBLE) progresses slower while the SM's tensor pipe runs a WGMMA "
+         "(false: the ablation no-interference)", "data/measured/h200/ubench/interference.csv"});
+  r.add({"sm.cuda_slowdown_under_ss", T::Float, "1.72", "x",
+         "time factor of CUDA-core work while the tensor pipe runs an SS WGMMA",
+         "data/measured/h200/ubench/interference.csv: the attention kernel's softmax + P conversion + O "
+         "rescale (64 x 176 block, head dim 128) takes 1478516 / 861457 = 1.716x as long next to 8 x "
+         "m64n176k16 SS; per instruction class FFMA 1.23, MUFU.EX2 1.37, FMNMX 1.96, F2FP 1.95", 1, 100});
+  r.add({"sm.cuda_slowdown_under_rs", T::Float, "1.84", "x",
+         "time factor of CUDA-core work while the tensor pipe runs an RS WGMMA",
+         "data/measured/h200/ubench/interference.csv: the same softmax next to 11 x m64n128k16 RS: "
+         "1511626 / 821538 = 1.840; FFMA 1.12, MUFU.EX2 1.46, FMNMX 2.28, F2FP 2.39", 1, 100});
   r.add({"sim.watchdog_cycles", T::Int, "20000000", "cycles",
          "stop with a deadlock report when no instruction issued for this long", "design choice", 1000, 1e15});
   r.add({"sim.seed", T::Int, "1", "", "seed of every random stream", "design choice", 0, 1e18});
@@ -119,6 +173,21 @@ GpuParams gpu_params(const Config& c) {
   tc.flops_per_cycle_fp8 = c.f("tensor.flops_per_cycle_fp8");
   tc.flops_per_cycle_tf32 = c.f("tensor.flops_per_cycle_tf32");
   tc.min_wgmma_cycles = c.u("tensor.min_wgmma_cycles");
+  tc.rs_extra_cycles = c.f("tensor.rs_extra_cycles");
+  tc.lone_latency_ss = c.f("tensor.lone_latency_ss");
+  tc.lone_latency_rs = c.f("tensor.lone_latency_rs");
+  tc.first_issue_ss = c.f("tensor.first_issue_ss");
+  tc.first_issue_rs = c.f("tensor.first_issue_rs");
+  tc.issue_per_column = c.f("tensor.issue_per_column");
+  tc.issue_offset = c.f("tensor.issue_offset");
+  tc.max_outstanding = static_cast<std::uint32_t>(c.u("tensor.max_outstanding"));
+  tc.slot_release_ss = c.f("tensor.slot_release_ss");
+  tc.slot_release_rs = c.f("tensor.slot_release_rs");
+  tc.rs_slowdown_with_cuda = c.f("tensor.rs_slowdown_with_cuda");
+  CudaCoreParams& cu = s.cuda;
+  cu.interference = c.b("sm.interference");
+  cu.slowdown_under_ss = c.f("sm.cuda_slowdown_under_ss");
+  cu.slowdown_under_rs = c.f("sm.cuda_slowdown_under_rs");
   return g;
 }
 

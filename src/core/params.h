@@ -25,12 +25,32 @@ struct TmaParams {
   std::uint32_t line_bytes = 128;
 };
 
+// WGMMA timing (docs/architecture.md "WGMMA timing"; every default measured on an H200 by
+// gpu/ubench/wgmma.cu, data/measured/h200/ubench/wgmma_chain.csv).
 struct TensorParams {
   std::uint32_t issue_buffer = 16;
   double flops_per_cycle_16bit = 4096;
   double flops_per_cycle_fp8 = 8192;
   double flops_per_cycle_tf32 = 2048;
   Cycle min_wgmma_cycles = 4;
+  double rs_extra_cycles = 5.4;       // RS: extra pipe and issue cycles per WGMMA
+  double lone_latency_ss = 54;        // a lone WGMMA: issue to wait release minus pipe time (SS)
+  double lone_latency_rs = 46.6;      // the same for RS (after the RS pipe time)
+  double first_issue_ss = 11;         // issue cycles of a WGMMA that follows another instruction
+  double first_issue_rs = 19;
+  double issue_per_column = 0.125;    // issue cycles of a WGMMA right after another: N x this + offset
+  double issue_offset = -4;
+  std::uint32_t max_outstanding = 7;  // WGMMAs of one WarpGroup issued and not yet retired
+  double slot_release_ss = 38;        // cycles from leaving the pipe until the slot is free again
+  double slot_release_rs = 68;
+  double rs_slowdown_with_cuda = 1.075;  // RS pipe time while another WarpGroup runs CUDA-core work
+};
+
+// CUDA-core work (BUBBLE) slowed down while the SM's tensor pipe runs (interference.csv).
+struct CudaCoreParams {
+  bool interference = true;
+  double slowdown_under_ss = 1.72;
+  double slowdown_under_rs = 1.84;
 };
 
 struct SmParams {
@@ -46,6 +66,7 @@ struct SmParams {
   Cycle cluster_signal_cycles = 148;
   TmaParams tma;
   TensorParams tensor;
+  CudaCoreParams cuda;
 };
 
 struct GpuParams {

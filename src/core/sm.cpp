@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -118,6 +119,9 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
     t.age = next_age_++;
     t.stage_waits.assign(k_.stages, 0);
     t.stage_releases.assign(k_.stages, 0);
+    t.prev_wgmma = t.slot_wait = t.in_bubble = false;
+    t.issue_carry = 0;
+    t.wgmma_slots = 0;
     c.threads.push_back(slot);
     if (c.live_threads++ == 0) --draining_;
     if (!fetch(t)) thread_done(slot, now);
@@ -129,28 +133,40 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
 
 Cycle Sm::tick(Cycle now) {
   // 1. Async completions due now.
+  bool pipe_changed = false;
   while (aeq_.due(now)) {
     const AeqEvent e = aeq_.pop();
-    if (e.kind != AeqKind::WgmmaDone) continue;  // setup done / bubble end: the wake is all
-    const WgmmaJob j = tc_.complete(now);
-    Thread& t = threads_[j.thread];
-    Group& g = t.mma.at(j.group_serial);
-    if (--g.outstanding == 0 && g.committed) {
-      span(SpanKind::WgmmaGroup, t, g.gid, g.first_start, now);
-      t.mma.trim();
+    switch (e.kind) {
+      case AeqKind::WgmmaDone:
+        wgmma_left_pipe(now);
+        pipe_changed = true;
+        break;
+      case AeqKind::WgmmaVisible: wgmma_visible(e.idx, now); break;
+      case AeqKind::WgmmaSlotFree: {
+        Thread& t = threads_[e.idx];
+        --t.wgmma_slots;
+        --ctas_[t.cta_slot].outstanding;
+        dirty_ = true;
+        break;
+      }
+      default: break;  // setup done / bubble end: the wake is all
     }
-    --ctas_[t.cta_slot].outstanding;
-    dirty_ = true;
   }
   // 2. Engines.
   tma_.tick(now);
-  const Cycle done = tc_.tick(now);
-  if (done != kNever) {
-    const WgmmaJob& j = tc_.running();
-    Group& g = threads_[j.thread].mma.at(j.group_serial);
+  if (tc_.startable()) {
+    // An RS WGMMA reads A from the register file: slower while another WarpGroup computes.
+    const WgmmaJob& next = tc_.front();
+    bool cuda_busy = false;
+    for (std::uint32_t s : bubble_threads_) cuda_busy = cuda_busy || (s != next.thread && threads_[s].ready_at > now);
+    const Cycle done = tc_.tick(now, next.rs && cuda_busy ? p_.tensor.rs_slowdown_with_cuda : 1.0);
+    Group& g = threads_[next.thread].mma.at(next.group_serial);
     g.first_start = std::min(g.first_start, now);
-    aeq_.push(done, AeqKind::WgmmaDone, j.thread);
+    aeq_.push(done, AeqKind::WgmmaDone, next.thread);
+    pipe_changed = true;
   }
+  if (pipe_changed && !bubble_threads_.empty()) rerate_bubbles(now);
+  cuda_rate_ = cuda_rate();
   while (!port_blocked_ && !ldg_pending_.empty()) {
     if (!mem_.try_send(ldg_pending_.front(), now)) {
       port_blocked_ = true;
@@ -248,6 +264,7 @@ bool Sm::fetch(Thread& t) {
 
 void Sm::advance(std::uint32_t slot, Cycle now, Cycle ready_at) {
   Thread& t = threads_[slot];
+  t.prev_wgmma = false;
   ++t.pc;
   ++t.pos;
   t.st = St::Ready;
@@ -269,7 +286,8 @@ bool Sm::satisfied(const Thread& t) const {
   const Cta& c = ctas_[t.cta_slot];
   switch (t.wait) {
     case SpanKind::WaitTmaQueue: return !tma_.full();
-    case SpanKind::WaitWgmmaBuffer: return !tc_.full();
+    case SpanKind::WaitWgmmaBuffer:
+      return t.slot_wait ? t.wgmma_slots <= p_.tensor.max_outstanding : !tc_.full();
     case SpanKind::WaitStage: return c.stages[in.id].fills > t.consumed(in.id);
     case SpanKind::WaitAcquire: return c.stages[in.id].releases >= arrivals_needed(c.stages[in.id]);
     case SpanKind::WaitBarrier: return t.bar_released;
@@ -298,6 +316,12 @@ void Sm::recheck(Cycle now) {
 
 void Sm::issue(std::uint32_t slot, Cycle now) {
   Thread& t = threads_[slot];
+  if (t.in_bubble) close_bubble(slot);
+  // Over the outstanding-WGMMA limit after its last WGMMA: nothing issues until a slot frees.
+  if (t.slot_wait) {
+    if (t.wgmma_slots > p_.tensor.max_outstanding) return block(slot, SpanKind::WaitWgmmaBuffer, now);
+    t.slot_wait = false;
+  }
   const Instr in = t.buf[t.pos];
   Cta& c = ctas_[t.cta_slot];
   ++c_.issued;
@@ -374,11 +398,24 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       return advance(slot, now, now + 1);
     case Op::WGMMA: {
       if (tc_.full()) return block(slot, SpanKind::WaitWgmmaBuffer, now);
+      const bool rs = in.mode == static_cast<std::uint8_t>(trace::MmaMode::RS);
       const std::uint64_t serial = t.mma.open(in.id);
       ++t.mma.at(serial).outstanding;
-      tc_.push({slot, serial, tc_.cycles_for(in), tc_.flops_for(in)});
-      ++c.outstanding;
-      return advance(slot, now, now + 1);
+      tc_.push({slot, serial, tc_.cycles_for(in), tc_.flops_for(in), rs});
+      c.outstanding += 2;  // until its result is visible and until its outstanding slot frees
+      // The WarpGroup is busy issuing: the first WGMMA after other work costs more than one that
+      // follows a WGMMA (N/8 - 4 cycles, + the RS extra).
+      const TensorParams& tp = p_.tensor;
+      const double cost = t.prev_wgmma
+                              ? std::max(1.0, in.n * tp.issue_per_column + tp.issue_offset + (rs ? tp.rs_extra_cycles : 0.0))
+                              : (rs ? tp.first_issue_rs : tp.first_issue_ss);
+      const double want = cost + t.issue_carry;
+      const double whole = std::max(1.0, std::floor(want));
+      t.issue_carry = want - whole;
+      if (++t.wgmma_slots > tp.max_outstanding) t.slot_wait = true;
+      advance(slot, now, now + static_cast<Cycle>(whole));
+      t.prev_wgmma = true;
+      return;
     }
     case Op::WGMMA_COMMIT: {
       t.mma.commit(in.id);
@@ -407,11 +444,18 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       t.bar_registered = t.bar_released = false;
       return advance(slot, now, now + 1);
     }
-    case Op::BUBBLE:
+    case Op::BUBBLE: {
       c_.bubble_cycles += in.count;
-      span(SpanKind::Bubble, t, 0, now, now + in.count);
-      aeq_.push(now + in.count, AeqKind::ThreadReady, slot);
-      return advance(slot, now, now + in.count);
+      // CUDA-core work: `count` cycles at full speed, slower while the tensor pipe runs.
+      t.in_bubble = true;
+      t.bubble_left = in.count;
+      t.bubble_work = in.count;
+      t.bubble_since = t.bubble_start = now;
+      bubble_threads_.push_back(slot);
+      const Cycle end = now + static_cast<Cycle>(std::ceil(in.count / cuda_rate_ - 1e-9));
+      aeq_.push(end, AeqKind::ThreadReady, slot);
+      return advance(slot, now, end);
+    }
     case Op::LDG: {
       mem::MemReq r;
       r.line = in.gmem / p_.tma.line_bytes * p_.tma.line_bytes;
@@ -436,6 +480,88 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     case Op::kCount: break;
   }
   SIMFA_ASSERT(false, fmt::format("sm[{}]", id_), "unknown opcode at cycle {}", now);
+}
+
+// ---- WGMMA retirement and CUDA-core slowdown -----------------------------------------------
+
+// The running WGMMA left the pipe: the pipe is free now, its result reaches wait_group a tail
+// later, and its outstanding slot frees later still (tensor.*; docs/architecture.md).
+void Sm::wgmma_left_pipe(Cycle now) {
+  const WgmmaJob j = tc_.complete(now);
+  const TensorParams& tp = p_.tensor;
+  const double tail = (j.rs ? tp.lone_latency_rs : tp.lone_latency_ss) - 1.0;  // pipe starts 1 cycle after issue
+  std::uint32_t idx;
+  if (!retiring_free_.empty()) {
+    idx = retiring_free_.back();
+    retiring_free_.pop_back();
+    retiring_[idx] = {j.thread, j.group_serial};
+  } else {
+    idx = static_cast<std::uint32_t>(retiring_.size());
+    retiring_.push_back({j.thread, j.group_serial});
+  }
+  aeq_.push(now + static_cast<Cycle>(std::max(0.0, std::round(tail))), AeqKind::WgmmaVisible, idx);
+  const double release = j.rs ? tp.slot_release_rs : tp.slot_release_ss;
+  aeq_.push(now + static_cast<Cycle>(std::max(0.0, std::round(release))), AeqKind::WgmmaSlotFree, j.thread);
+}
+
+void Sm::wgmma_visible(std::uint32_t idx, Cycle now) {
+  const Retiring r = retiring_[idx];
+  retiring_free_.push_back(idx);
+  Thread& t = threads_[r.thread];
+  Group& g = t.mma.at(r.serial);
+  if (--g.outstanding == 0 && g.committed) {
+    span(SpanKind::WgmmaGroup, t, g.gid, g.first_start, now);
+    t.mma.trim();
+  }
+  --ctas_[t.cta_slot].outstanding;
+  dirty_ = true;
+}
+
+double Sm::cuda_rate() const {
+  if (!p_.cuda.interference || !tc_.running()) return 1.0;
+  return 1.0 / (tc_.front().rs ? p_.cuda.slowdown_under_rs : p_.cuda.slowdown_under_ss);
+}
+
+// The tensor pipe started or stopped: every bubble in progress has done its work at the old rate
+// until now and finishes at the new one from now on.
+void Sm::rerate_bubbles(Cycle now) {
+  const double rate = cuda_rate();
+  if (rate == cuda_rate_) return;
+  for (std::size_t i = 0; i < bubble_threads_.size();) {
+    const std::uint32_t s = bubble_threads_[i];
+    Thread& t = threads_[s];
+    t.bubble_left -= static_cast<double>(now - t.bubble_since) * cuda_rate_;
+    t.bubble_since = now;
+    if (t.bubble_left <= 1e-9 || t.ready_at <= now) {  // over (or over this cycle)
+      ++i;
+      continue;
+    }
+    bubble_end_changed(t, now + static_cast<Cycle>(std::ceil(t.bubble_left / rate - 1e-9)), now);
+    ++i;
+  }
+}
+
+void Sm::bubble_end_changed(Thread& t, Cycle end, Cycle now) {
+  t.ready_at = end;
+  aeq_.push(end, AeqKind::ThreadReady, static_cast<std::uint32_t>(&t - threads_.data()));
+  if (t.st == St::Ready) {
+    min_ready_ = std::min(min_ready_, end);
+  } else if (t.st == St::Done) {
+    // The stream ended with this bubble: the CTA finishes when its last bubble does.
+    Cta& c = ctas_[t.cta_slot];
+    Cycle fin = 0;
+    for (std::uint32_t s : c.threads) fin = std::max(fin, threads_[s].ready_at);
+    c.finish_at = fin;
+  }
+  (void)now;
+}
+
+void Sm::close_bubble(std::uint32_t slot) {
+  Thread& t = threads_[slot];
+  t.in_bubble = false;
+  span(SpanKind::Bubble, t, 0, t.bubble_start, t.ready_at);
+  c_.bubble_elapsed += t.ready_at - t.bubble_start;
+  bubble_threads_.erase(std::find(bubble_threads_.begin(), bubble_threads_.end(), slot));
 }
 
 // ---- synchronization objects ---------------------------------------------------------------
@@ -560,6 +686,7 @@ void Sm::maybe_retire(std::uint32_t cta_slot, Cycle now) {
   if (c.live_threads != 0 || c.outstanding != 0 || now < c.finish_at) return;
   for (std::uint32_t s : c.threads) {
     Thread& t = threads_[s];
+    if (t.in_bubble) close_bubble(s);
     t.active = false;
     t.stream.reset();
     live_threads_.erase(std::lower_bound(live_threads_.begin(), live_threads_.end(), s));
@@ -623,7 +750,11 @@ void Sm::report_blocked(std::string& out) const {
                             t.store.pending(in.id, in.mode != 0), in.count);
           break;
         case SpanKind::WaitTmaQueue: why = "waits for room in the TMA request queue"; break;
-        case SpanKind::WaitWgmmaBuffer: why = "waits for room in the WGMMA issue buffer"; break;
+        case SpanKind::WaitWgmmaBuffer:
+          why = t.slot_wait ? fmt::format("waits for one of its {} outstanding WGMMAs to retire (tensor.max_outstanding)",
+                                          t.wgmma_slots)
+                            : "waits for room in the WGMMA issue buffer";
+          break;
         case SpanKind::WaitLoad: why = fmt::format("waits for the load of {:#x}", in.gmem); break;
         default: break;
       }
@@ -640,6 +771,8 @@ void Sm::register_stats(Stats& s) {
   s.counter(p + ".issue_cycles", &c_.issue_cycles, "cycles", "cycles in which the SM issued");
   s.counter(p + ".ctas", &c_.ctas, "CTAs", "CTAs executed to completion");
   s.counter(p + ".bubble_cycles", &c_.bubble_cycles, "cycles", "thread-cycles of bubbles (CUDA-core work)");
+  s.counter(p + ".bubble_elapsed_cycles", &c_.bubble_elapsed, "cycles",
+            "thread-cycles bubbles took, slowed while the tensor pipe ran (sm.interference)");
   s.counter(p + ".late_cluster_messages", &c_.late_cluster_msgs, "messages",
             "cluster signals for a CTA no longer resident (dropped)");
   for (int k = 0; k < static_cast<int>(SpanKind::TmaLoad); ++k) {

@@ -61,6 +61,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
 
   struct Counters {
     std::uint64_t issued = 0, issue_cycles = 0, ctas = 0, bubble_cycles = 0, late_cluster_msgs = 0;
+    std::uint64_t bubble_elapsed = 0;  // thread-cycles bubbles took, with the tensor pipe's slowdown
     std::array<std::uint64_t, static_cast<int>(SpanKind::kCount)> wait_cycles{};
     std::array<std::uint64_t, static_cast<int>(trace::Op::kCount)> by_op{};
   };
@@ -108,6 +109,16 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
     // consumer that releases a phase without waiting on it (FA3's second consumer WG) has consumed it.
     std::vector<std::uint64_t> stage_waits, stage_releases;
     std::uint64_t consumed(std::uint16_t sid) const { return std::max(stage_waits[sid], stage_releases[sid]); }
+    // WGMMA issue: the previous instruction was a WGMMA (the next one costs the short interval);
+    // fractional issue cycles owed; WGMMAs issued and not retired; over the limit: wait for a slot.
+    bool prev_wgmma = false, slot_wait = false;
+    double issue_carry = 0;
+    std::uint32_t wgmma_slots = 0;
+    // A BUBBLE in progress: work left in full-speed cycles as of bubble_since.
+    bool in_bubble = false;
+    double bubble_left = 0;
+    std::uint32_t bubble_work = 0;
+    Cycle bubble_since = 0, bubble_start = 0;
   };
   struct Stage {
     std::uint64_t acquires = 0, releases = 0, fills = 0, armed_tx = 0, recv_tx = 0;
@@ -149,6 +160,14 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   Cta* find_cta(std::uint32_t id);
   void span(SpanKind k, const Thread& t, std::uint16_t id, Cycle start, Cycle end);
 
+  // WGMMA retirement and the CUDA-core slowdown while the tensor pipe runs.
+  void wgmma_left_pipe(Cycle now);
+  void wgmma_visible(std::uint32_t idx, Cycle now);
+  double cuda_rate() const;            // progress per cycle of CUDA-core work right now
+  void rerate_bubbles(Cycle now);      // after the tensor pipe's state changed
+  void bubble_end_changed(Thread& t, Cycle end, Cycle now);
+  void close_bubble(std::uint32_t slot);
+
   // TmaClient.
   void tma_all_sent(TmaOp& op, Cycle now) override;
   void tma_complete(TmaOp& op, Cycle now) override;
@@ -177,6 +196,15 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   bool dirty_ = false;
   bool port_blocked_ = false;
   std::deque<mem::MemReq> ldg_pending_;
+  // WGMMAs that left the pipe and are not yet visible to wait_group (AEQ WgmmaVisible indexes).
+  struct Retiring {
+    std::uint32_t thread;
+    std::uint64_t serial;
+  };
+  std::vector<Retiring> retiring_;
+  std::vector<std::uint32_t> retiring_free_;
+  std::vector<std::uint32_t> bubble_threads_;  // slots with a BUBBLE in progress
+  double cuda_rate_ = 1.0;                     // the rate those bubbles progress at since the last change
   Counters c_;
 };
 

@@ -1,4 +1,5 @@
-// Tensor Core engine: in-order single pipe; occupancy from the dtype's FLOP rate.
+// Tensor Core engine: in-order single pipe; occupancy from the dtype's FLOP rate, the RS extra and
+// the SM's slowdown, with the fractional cycles carried from one WGMMA to the next.
 #include "core/tensor_core.h"
 
 #include <algorithm>
@@ -14,7 +15,7 @@ std::uint64_t TensorCore::flops_for(const trace::Instr& in) const {
   return 2ULL * in.m * in.n * k;
 }
 
-Cycle TensorCore::cycles_for(const trace::Instr& in) const {
+double TensorCore::cycles_for(const trace::Instr& in) const {
   double rate = p_.flops_per_cycle_16bit;
   switch (static_cast<trace::DType>(in.dtype)) {
     case trace::DType::E4M3:
@@ -22,15 +23,19 @@ Cycle TensorCore::cycles_for(const trace::Instr& in) const {
     case trace::DType::TF32: rate = p_.flops_per_cycle_tf32; break;
     default: break;
   }
-  const auto c = static_cast<Cycle>(std::ceil(static_cast<double>(flops_for(in)) / rate));
-  return std::max(c, p_.min_wgmma_cycles);
+  const double pipe = static_cast<double>(flops_for(in)) / rate;
+  const bool rs = in.mode == static_cast<std::uint8_t>(trace::MmaMode::RS);
+  return std::max(pipe, static_cast<double>(p_.min_wgmma_cycles)) + (rs ? p_.rs_extra_cycles : 0.0);
 }
 
-Cycle TensorCore::tick(Cycle now) {
+Cycle TensorCore::tick(Cycle now, double slowdown) {
   if (running_ || buf_.empty()) return kNever;
   running_ = true;
   busy.set(now, true);
-  return now + buf_.front().cycles;
+  const double want = buf_.front().cycles * slowdown + carry_;
+  const double whole = std::max(1.0, std::floor(want));
+  carry_ = want - whole;
+  return now + static_cast<Cycle>(whole);
 }
 
 WgmmaJob TensorCore::complete(Cycle now) {

@@ -29,20 +29,21 @@ TEST(Semantics, AcquireBlocksUntilBothConsumersRelease) {
 }
 
 TEST(Semantics, WgmmaWaitOneReturnsWhileNewestGroupInFlight) {
-  // Group 0 (n64: 32 cycles) then group 1 (n64). WGMMA_WAIT 1 1 passes when group 0 is done (t33)
-  // while group 1 still runs until 65.
+  // Group 0 (n64: 32 cycles) then group 1 (n64). t0 WGMMA (11 issue cycles; pipe 1..33, visible
+  // 33 + 53 = 86), t11 COMMIT, t12 WGMMA (after a COMMIT: 11 again; pipe 33..65, visible 118), t23
+  // COMMIT, t24 WGMMA_WAIT 1 1 blocks and passes when group 0 is visible (86) while group 1 is not.
   auto t = make_trace({{{wgmma(64, 0), Instr::wgmma_commit(0), wgmma(64, 1), Instr::wgmma_commit(1),
                          Instr::wgmma_wait(1, 1), Instr::bubble(1)}}});
   Recorder rec;
   auto r = run(std::move(t), small_gpu(), true, &rec);
   auto waits = rec.of(SpanKind::WaitWgmma);
   ASSERT_EQ(waits.size(), 1u);
-  EXPECT_EQ(waits[0].start, 4u);
-  EXPECT_EQ(waits[0].end, 33u);
+  EXPECT_EQ(waits[0].start, 24u);
+  EXPECT_EQ(waits[0].end, 86u);
   auto groups = rec.of(SpanKind::WgmmaGroup);
   ASSERT_EQ(groups.size(), 2u);
-  EXPECT_EQ(groups[1].end, 65u);
-  EXPECT_EQ(r.cycles, 65u);  // the CTA retires when its last WGMMA completes
+  EXPECT_EQ(groups[1].end, 118u);
+  EXPECT_EQ(r.cycles, 118u);  // the CTA retires when its last WGMMA is visible
 }
 
 TEST(Semantics, BarWaitReleasedByKthArrival) {

@@ -16,11 +16,13 @@ TEST(Timing, BubblesOccupyTheirThread) {
 }
 
 TEST(Timing, WgmmaTakesHalfNCyclesBackToBack) {
-  // t0 WGMMA n128 enters the buffer; the pipe starts it at t1 (done 1 + 64 = 65) and starts the
-  // n256 at 65 (done 65 + 128 = 193); the wait blocks at t3, re-issues at 193; the thread ends at 194.
+  // t0 WGMMA n128 (first of a chain: 11 issue cycles) enters the buffer; the pipe starts it at t1
+  // and frees at 1 + 64 = 65. t11 WGMMA n256 (after a WGMMA: 256/8 - 4 = 28 issue cycles) starts
+  // in the pipe at 65, leaves it at 65 + 128 = 193 and is visible to wait_group 54 - 1 = 53 later,
+  // at 246. t39 COMMIT, t40 the wait blocks, re-issues at 246; the thread ends at 247.
   auto r = run(make_trace({{{wgmma(128, 0), wgmma(256, 0), Instr::wgmma_commit(0), Instr::wgmma_wait(0, 0)}}}),
                small_gpu());
-  EXPECT_EQ(r.cycles, 194u);
+  EXPECT_EQ(r.cycles, 247u);
   EXPECT_EQ(r.stat("gpu.sm[0].tensor.busy_cycles"), 64 + 128);
   EXPECT_EQ(r.stat("gpu.tensor.flops"), 2.0 * 64 * 128 * 16 + 2.0 * 64 * 256 * 16);
 }
