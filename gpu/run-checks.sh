@@ -13,6 +13,8 @@
 #   --bin-dir DIR      prebuilt binaries (default: $SIMFA_GPU_BIN, gpu/build/bin, build/gpu/bin)
 #   --budget SEC       total time budget (default 330)
 #   --log-max-seqlen N instrument the chosen Llama shapes up to this sequence length (default 2048)
+#   --only LIST        run only these steps (comma-separated names from steps.txt; env and
+#                      env_after always run): a follow-up visit that repeats or adds a few
 #   --pack DIR         afterwards, tar+gzip OUTDIR into DIR in <= 15 MiB parts, plus manifest.txt,
 #                      check.csv and timings.csv beside them (fits the device tool's 8-file limit)
 # Output layout (see data/measured/README.md):
@@ -27,7 +29,7 @@ set -u -o pipefail
 usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
 ORIG_ARGS="$*"
 
-DRY=0 QUICK=0 NO_BUILD=0 BIN_DIR="" BUDGET=330 LOG_MAX_SEQLEN=2048 PACK="" OUTDIR=""
+DRY=0 QUICK=0 NO_BUILD=0 BIN_DIR="" BUDGET=330 LOG_MAX_SEQLEN=2048 PACK="" OUTDIR="" ONLY=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --dry-run) DRY=1 ;;
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --budget) [ $# -ge 2 ] || { echo "error: --budget needs a value" >&2; exit 2; }; BUDGET=$2; shift ;;
     --log-max-seqlen) [ $# -ge 2 ] || { echo "error: --log-max-seqlen needs a value" >&2; exit 2; }; LOG_MAX_SEQLEN=$2; shift ;;
     --pack) [ $# -ge 2 ] || { echo "error: --pack needs a value" >&2; exit 2; }; PACK=$2; shift ;;
+    --only) [ $# -ge 2 ] || { echo "error: --only needs a value" >&2; exit 2; }; ONLY=$2; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "error: unknown option $1" >&2; usage >&2; exit 2 ;;
     *) [ -z "$OUTDIR" ] || { echo "error: more than one OUTDIR" >&2; exit 2; }; OUTDIR=$1 ;;
@@ -46,6 +49,12 @@ done
 case "$BUDGET" in ''|*[!0-9]*) echo "error: --budget must be a number of seconds" >&2; exit 2 ;; esac
 case "$LOG_MAX_SEQLEN" in ''|*[!0-9]*) echo "error: --log-max-seqlen must be a number" >&2; exit 2 ;; esac
 [ -n "$OUTDIR" ] || OUTDIR=${OUT:-./gpu-results}
+# --only: every name must be a step of the plan below (checked before anything is written).
+STEP_NAMES="env build check wgmma pipes interference sharing launch timings clock attn_clock
+  tma_bandwidth latency evlog check_evlog timings_no_overlap ncu sdpa sass env_after"
+for o in $(echo "$ONLY" | tr ',' ' '); do
+  case " $(echo $STEP_NAMES) " in *" $o "*) ;; *) echo "error: --only: no step named '$o' (steps: $(echo $STEP_NAMES))" >&2; exit 2 ;; esac
+done
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$OUTDIR" || { echo "error: cannot create $OUTDIR" >&2; exit 2; }
@@ -59,7 +68,8 @@ NVCC=$(command -v nvcc || true)
 [ -n "$NVCC" ] || { [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc; }
 SMI=$(command -v nvidia-smi || true)
 BINS="simfa-ubench-latency simfa-ubench-tma-bw simfa-ubench-wgmma simfa-ubench-pipes
-      simfa-ubench-interference simfa-ubench-clock simfa-ubench-launch simfa-attn simfa-attn-evlog"
+      simfa-ubench-interference simfa-ubench-sharing simfa-ubench-clock simfa-ubench-launch
+      simfa-attn simfa-attn-evlog"
 
 bins_ok() {  # every binary present and able to start (--help needs no GPU)
   local d=$1 b
@@ -85,10 +95,10 @@ if [ "$QUICK" = 1 ]; then
   BW_ARGS="--runs 1 --array-mib 1024"
   TIME_ARGS="--runs 10 --warmup 2 --max-seqlen 2048"
   CLOCK_S=2 ATTN_CLOCK_S=2 PIPE_ARGS="--iters 512" INTF_ARGS="--mma-rounds 50 --mix-rounds 100"
-  SDPA_ARGS=--quick
+  SDPA_ARGS=--quick SHARE_ARGS="--rounds 100"
   LOGSEQ=$(( LOG_MAX_SEQLEN < 1024 ? LOG_MAX_SEQLEN : 1024 ))
 else
-  LAT_ARGS="" BW_ARGS="" TIME_ARGS="" CLOCK_S=6 ATTN_CLOCK_S=8 PIPE_ARGS="" INTF_ARGS="" SDPA_ARGS=""
+  LAT_ARGS="" BW_ARGS="" TIME_ARGS="" CLOCK_S=6 ATTN_CLOCK_S=8 PIPE_ARGS="" INTF_ARGS="" SDPA_ARGS="" SHARE_ARGS=""
   LOGSEQ=$LOG_MAX_SEQLEN
 fi
 # Only the log cases within --log-max-seqlen.
@@ -104,6 +114,7 @@ STEPS=(
   "wgmma|60|$B/simfa-ubench-wgmma --out-dir $U"
   "pipes|30|$B/simfa-ubench-pipes --out-dir $U $PIPE_ARGS"
   "interference|60|$B/simfa-ubench-interference --out-dir $U $INTF_ARGS"
+  "sharing|60|$B/simfa-ubench-sharing --out-dir $U $SHARE_ARGS"
   "launch|30|$B/simfa-ubench-launch --out-dir $U"
   "timings|120|$B/simfa-attn time --out $OUTDIR/timings.csv --detail $OUTDIR/timings-detail.csv $TIME_ARGS"
   "clock|$(( 2 * CLOCK_S + 25 ))|$B/simfa-ubench-clock --out-dir $U --seconds $CLOCK_S"
@@ -119,6 +130,13 @@ STEPS=(
   "env_after|20|$REPO/gpu/tools/collect-env.sh $OUTDIR/env after"
 )
 
+selected() {  # env, env_after and build always run; with --only, only the listed steps besides
+  [ -z "$ONLY" ] && return 0
+  case "$1" in env|env_after|build) return 0 ;; esac
+  case ",$ONLY," in *",$1,"*) return 0 ;; esac
+  return 1
+}
+
 {
   echo "# simfa gpu/run-checks.sh plan ($(date -u +%Y-%m-%dT%H:%M:%SZ)); name|timeout_s|command"
   for s in "${STEPS[@]}"; do echo "$s"; done
@@ -132,7 +150,7 @@ write_header() {
     echo "repo_dirty=$(git -C "$REPO" status --porcelain 2>/dev/null | grep -c . || true)"
     echo "host=$(uname -n) $(uname -m)"
     echo "date_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "dry_run=$DRY quick=$QUICK budget_s=$BUDGET"
+    echo "dry_run=$DRY quick=$QUICK budget_s=$BUDGET only=${ONLY:-all}"
     echo "nvcc=${NVCC:-missing}"
     [ -n "$NVCC" ] && echo "nvcc_version=$("$NVCC" --version 2>/dev/null | tail -1)"
     echo "nvidia_smi=${SMI:-missing}"
@@ -147,6 +165,7 @@ if [ "$DRY" = 1 ]; then
     IFS='|' read -r name _ cmd <<< "$s"
     st=planned
     [ "$name" = build ] && [ "$BUILD_NEEDED" = 0 ] && st=skipped
+    selected "$name" || st=skipped
     echo "$name|$st|-|-|$cmd" >> "$MANIFEST"
   done
   {
@@ -174,6 +193,9 @@ for s in "${STEPS[@]}"; do
   now=$(date +%s); left=$(( BUDGET - (now - START) ))
   if [ "$name" = build ] && [ "$BUILD_NEEDED" = 0 ]; then
     echo "$name|skipped|-|0|prebuilt binaries in $B" >> "$MANIFEST"; continue
+  fi
+  if ! selected "$name"; then
+    echo "$name|skipped|-|0|not in --only: $cmd" >> "$MANIFEST"; continue
   fi
   if [ "$left" -lt 8 ]; then
     echo "$name|skipped|-|0|out of budget: $cmd" >> "$MANIFEST"; FAILED=1; continue

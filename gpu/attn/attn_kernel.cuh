@@ -199,9 +199,18 @@ __device__ __forceinline__ void mask_cols(float (&s)[88], int limit) {
       if (8 * i + 2 * t + e >= limit) s[4 * i + e] = s[4 * i + 2 + e] = -INFINITY;
 }
 
+// exp2 as FA3 computes it with --use_fast_math: one MUFU.EX2 (ex2.approx.ftz), no range handling.
+__device__ __forceinline__ float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
 // Online softmax over one block: updates the running max m and the per-thread partial row sum l,
 // turns s into exp2(s * scale_log2 - m * scale_log2) and returns the correction factor for O.
-template <bool kFirst>
+// kFastExp: exp2 by ex2.approx as FA3 builds it (the microbenchmarks measure both; this kernel
+// uses exp2f).
+template <bool kFirst, bool kFastExp = false>
 __device__ __forceinline__ void softmax_block(float (&s)[88], float (&m)[2], float (&l)[2],
                                               float (&corr)[2], float scale_log2) {
 #pragma unroll
@@ -211,13 +220,15 @@ __device__ __forceinline__ void softmax_block(float (&s)[88], float (&m)[2], flo
     for (int i = 0; i < 22; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * r], s[4 * i + 2 * r + 1]));
     mx = quad_max(mx);
     const float mx_scaled = mx * scale_log2;
-    corr[r] = kFirst ? 1.f : exp2f((m[r] - mx) * scale_log2);
+    const float dm = (m[r] - mx) * scale_log2;
+    corr[r] = kFirst ? 1.f : (kFastExp ? exp2_approx(dm) : exp2f(dm));
     float sum = 0.f;
 #pragma unroll
     for (int i = 0; i < 22; ++i)
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
-        const float x = exp2f(fmaf(s[4 * i + 2 * r + e], scale_log2, -mx_scaled));
+        const float arg = fmaf(s[4 * i + 2 * r + e], scale_log2, -mx_scaled);
+        const float x = kFastExp ? exp2_approx(arg) : exp2f(arg);
         s[4 * i + 2 * r + e] = x;
         sum += x;
       }

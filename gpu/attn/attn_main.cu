@@ -348,16 +348,29 @@ int cmd_log(Args& args) {
 #else
   if (clock != "clock64" && clock != "globaltimer") args.fail("--clock must be clock64 or globaltimer");
   const simfa_gpu::DeviceInfo dev = simfa_gpu::query_device();
+  // The instrumentation's cost: the kernel's own span and clock without and with logging.
+  CsvOut times(out_dir + "/log-times.csv");
+  times.line(simfa_gpu::device_comment(dev));
+  times.line("# method=per case: one plain launch (warm-up), one plain launch measured, one logged "
+             "launch measured; kernel_us = first CTA entry to last consumer end (%globaltimer), "
+             "clock_mhz = clock64 / %globaltimer per CTA (Params::clk)\n");
+  times.line("case,plain_kernel_us,plain_clock_mhz,logged_kernel_us,logged_clock_mhz,events\n");
+  unsigned long long* dclk = nullptr;
+  SIMFA_CUDA_CHECK(cudaMalloc(&dclk, size_t(dev.sm_count) * kClkWords * 8));
   for (const NamedShape& ns : shapes) {
     const Shape& s = ns.s;
     Buffers b;
     b.alloc(s);
     fill_inputs(s, b, 99);
     const Maps maps = make_maps(s, b);
-    const Params p = make_params(s, b);
+    Params p = make_params(s, b);
+    p.clk = dclk;
     const int grid = dev.sm_count;
     launch_variant(overlap, maps, p, grid, no_log());  // warm-up (clocks, descriptor caches)
     SIMFA_CUDA_CHECK(cudaDeviceSynchronize());
+    launch_variant(overlap, maps, p, grid, no_log());
+    SIMFA_CUDA_CHECK(cudaDeviceSynchronize());
+    const KernelClock plain = read_clk(dclk, grid);
     const double mhz = simfa_gpu::measure_sm_clock_mhz(10.0);
     simfa::EvlogHost log(dim3(grid), dim3(kThreads), evlog_entries_per_warp(s, grid),
                          clock == "clock64" ? SIMFA_CLOCK_CLOCK64 : SIMFA_CLOCK_GLOBALTIMER_NS);
@@ -365,6 +378,8 @@ int cmd_log(Args& args) {
     for (const simfa_tensormap_desc& d : maps.desc) log.add_tensormap(d);
     launch_variant(overlap, maps, p, grid, log.dev());
     SIMFA_CUDA_CHECK(cudaGetLastError());
+    SIMFA_CUDA_CHECK(cudaDeviceSynchronize());
+    const KernelClock logged = read_clk(dclk, grid);
     log.copy_back();
     const std::string path = out_dir + "/" + ns.name + ".evlog";
     log.write(path);
@@ -373,8 +388,11 @@ int cmd_log(Args& args) {
     for (uint32_t f : log.overflow()) overflow += f;
     std::printf("%s,%s,events=%zu,overflowed_warps=%zu,clock_mhz=%.0f\n", ns.name.c_str(),
                 path.c_str(), events, overflow, mhz);
+    times.linef("%s,%.2f,%.1f,%.2f,%.1f,%zu\n", ns.name.c_str(), 1e-3 * plain.span_ns, plain.mhz,
+                1e-3 * logged.span_ns, logged.mhz, events);
     b.free();
   }
+  SIMFA_CUDA_CHECK(cudaFree(dclk));
   return 0;
 #endif
 }

@@ -17,7 +17,8 @@
 //   ffma 88 FFMA; ex2 88 MUFU.EX2; fmnmx 88 FMNMX; f2fp 44 F2FP packs; ffma_ex2 88 FFMA+EX2;
 //   softmax  the attention kernel's own per-block code: row max (FMNMX + SHFL), exp2 of
 //            (s * scale - max) (FFMA + MUFU.EX2), row sum, the rescale factor, P packed to
-//            half2 (F2FP) and O (64 registers) rescaled (FMUL)
+//            half2 (F2FP) and O (64 registers) rescaled (FMUL); exp2f as that kernel has it
+//   softmax_fast  the same with exp2 by ex2.approx (FA3's --use_fast_math build)
 // Output interference.csv (cycles are clock64 of the timed warpgroup's first thread):
 //   mma,mix,mma_rounds,mix_rounds,mma_cycles_alone,mma_cycles_with_mix,mma_slowdown,
 //   mix_cycles_alone,mix_cycles_with_mma,mix_slowdown,mma_ideal_cycles_per_round,
@@ -31,6 +32,7 @@
 #include "../common/clock.cuh"
 #include "../common/host_util.h"
 #include "../common/pipe_ops.cuh"
+#include "../common/softmax_mix.cuh"
 #include "../common/ptx.cuh"
 #include "../common/wgmma.cuh"
 #include "../common/wgmma_dispatch.cuh"
@@ -42,9 +44,6 @@ namespace {
 enum Mma { kSs176, kRs128, kNumMma };
 const char* const kMmaNames[kNumMma] = {"ss176", "rs128"};
 const int kMmaIdeal[kNumMma] = {8 * 88, 11 * 64};  // tensor cycles at N/2
-enum Mix { kMixFfma, kMixEx2, kMixFmnmx, kMixF2fp, kMixFfmaEx2, kMixSoftmax, kNumMix };
-const char* const kMixNames[kNumMix] = {"ffma", "ex2", "fmnmx", "f2fp", "ffma_ex2", "softmax"};
-
 enum Mode : int { kMmaAlone = 0, kMixAlone = 1, kMmaWithMix = 2, kMixWithMma = 3 };
 
 constexpr uint32_t kHalfA = 64 * 128;   // 64 rows x 128 B: one 64-column half of A (8 KiB)
@@ -84,35 +83,6 @@ __device__ __forceinline__ void mma_round(float (&s)[88], float (&o)[64], const 
     wgmma_commit();
   }
   wgmma_wait<1>();  // keep one round in flight
-}
-
-template <int kMix>
-__device__ __forceinline__ void mix_round(float (&s)[88], float (&o)[64], uint32_t (&p)[44],
-                                          float (&m)[2], float (&l)[2]) {
-  if constexpr (kMix == kMixSoftmax) {
-    float corr[2];
-    simfa_attn::softmax_block<false>(s, m, l, corr, 0.127f);
-    simfa_attn::convert_p(s, p);
-    simfa_attn::rescale_o(o, corr);
-    fence_regs(p);
-  } else if constexpr (kMix == kMixF2fp) {
-#pragma unroll
-    for (int j = 0; j < 44; ++j) {
-      asm volatile("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(p[j]) : "f"(s[2 * j]), "f"(s[2 * j + 1]));
-      s[2 * j] = __uint_as_float(p[j]);
-    }
-  } else if constexpr (kMix == kMixFmnmx) {
-    // Two row maxima as the softmax computes them: one dependent chain per row.
-#pragma unroll
-    for (int r = 0; r < 2; ++r)
-#pragma unroll
-      for (int i = 0; i < 44; ++i) pipe_step<kFmnmx>(m[r], s[2 * i + r]);
-  } else {
-    constexpr int kOp = kMix == kMixFfma ? kFfma : kMix == kMixEx2 ? kEx2 : kFfmaEx2;
-    const float c = kOp == kFfmaEx2 ? -0.999f : 0.999f;
-#pragma unroll
-    for (int i = 0; i < 88; ++i) pipe_step<kOp>(s[i], c);
-  }
 }
 
 template <int kMma, int kMix>
@@ -228,6 +198,7 @@ void run_mma(CsvOut& csv, int mma_rounds, int mix_rounds, Out* dout, double mhz)
   run_pair<kMma, kMixF2fp>(csv, mma_rounds, mix_rounds, dout, mhz);
   run_pair<kMma, kMixFfmaEx2>(csv, mma_rounds, mix_rounds, dout, mhz);
   run_pair<kMma, kMixSoftmax>(csv, mma_rounds, mix_rounds, dout, mhz);
+  run_pair<kMma, kMixSoftmaxFast>(csv, mma_rounds, mix_rounds, dout, mhz);
 }
 
 const char* kUsage =

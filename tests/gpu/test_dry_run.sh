@@ -15,7 +15,7 @@ out=$scratch/explicit
 bash "$script" --dry-run "$out" > "$scratch/dry.log" 2>&1 || fail "--dry-run exited $?"
 for d in env logs ubench evlog; do [ -d "$out/$d" ] || fail "missing folder $d/"; done
 for f in manifest.txt steps.txt; do [ -s "$out/$f" ] || fail "missing or empty $f"; done
-steps="env build check wgmma pipes interference launch timings clock attn_clock tma_bandwidth latency evlog check_evlog timings_no_overlap ncu sdpa sass env_after"
+steps="env build check wgmma pipes interference sharing launch timings clock attn_clock tma_bandwidth latency evlog check_evlog timings_no_overlap ncu sdpa sass env_after"
 for s in $steps; do
   grep -q "^$s|" "$out/steps.txt" 2>/dev/null || fail "steps.txt lacks step $s"
   grep -Eq "^$s\|(planned|skipped)\|" "$out/manifest.txt" 2>/dev/null || fail "manifest lacks planned step $s"
@@ -46,6 +46,13 @@ bash "$script" --dry-run --budget abc "$scratch/bad2" > /dev/null 2>&1; rc=$?
 [ "$rc" = 2 ] || fail "bad --budget exited $rc, want 2"
 bash "$script" --dry-run "$scratch/a" "$scratch/b" > /dev/null 2>&1; rc=$?
 [ "$rc" = 2 ] || fail "two OUTDIRs exited $rc, want 2"
+bash "$script" --dry-run --only bogus "$scratch/bad3" > /dev/null 2>&1; rc=$?
+[ "$rc" = 2 ] || fail "unknown --only step exited $rc, want 2"
+[ ! -e "$scratch/bad3" ] || fail "unknown --only step still created the output folder"
+bash "$script" --dry-run --only sharing,evlog "$scratch/only" > /dev/null 2>&1 || fail "--only dry run failed"
+grep -q "^sharing|planned|" "$scratch/only/manifest.txt" || fail "--only did not plan sharing"
+grep -q "^check|skipped|" "$scratch/only/manifest.txt" || fail "--only did not skip check"
+grep -q "^env|planned|" "$scratch/only/manifest.txt" || fail "--only skipped env"
 bash "$script" --help > "$scratch/help.txt" 2>&1 || fail "--help exited $?"
 grep -q -- "--dry-run" "$scratch/help.txt" || fail "--help does not describe --dry-run"
 
