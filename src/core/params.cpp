@@ -35,15 +35,35 @@ void register_core_params(ParamRegistry& r) {
   // CUDA-core unit throughputs (the bubble formula of paper §5.2 uses them).
   r.add({"sm.fp32_ops_per_cycle", ParamType::Int, "128", "ops/cycle",
          "FP32 CUDA-core operations per SM per cycle (one per lane of the 4 x 32 FP32 units)",
-         "paper §5.2 (128 threads, 1 FP32 op per cycle); NVIDIA H100 whitepaper: 128 FP32 cores per SM",
+         "paper §5.2 (128 threads, 1 FP32 op per cycle); NVIDIA H100 whitepaper: 128 FP32 cores per SM; "
+         "measured 125 FFMA lanes/cycle/SM with loop overhead (data/measured/h200/ubench/pipes.csv)",
          1, 1e6, {}});
   r.add({"sm.fp16_ops_per_cycle", ParamType::Int, "256", "ops/cycle",
          "packed FP16 / conversion operations per SM per cycle",
-         "paper §5.2 (FP32-to-FP16 conversion at 256 ops/cycle)", 1, 1e6, {}});
+         "paper §5.2 (FP32-to-FP16 conversion at 256 ops/cycle); used by the paper bubble formula only "
+         "(the H200 packs 2 x 64 = 128 values/cycle/SM with F2FP: sm.alu_ops_per_cycle)", 1, 1e6, {}});
   r.add({"sm.mufu_ops_per_cycle", ParamType::Int, "16", "ops/cycle",
          "special-function (MUFU: exp2) operations per SM per cycle",
-         "paper §5.2 and FA3 paper (Shah et al. 2024): 16 ops/SM/cycle = 3.9 TFLOPS on H100 SXM5", 1,
+         "paper §5.2 and FA3 paper (Shah et al. 2024): 16 ops/SM/cycle = 3.9 TFLOPS on H100 SXM5; measured "
+         "16.0 MUFU.EX2 lanes/cycle/SM on an H200 (data/measured/h200/ubench/pipes.csv)", 1,
          1e6, {}});
+  // The pipe bubble model (fa3.bubble_costs = pipes): measured by gpu/ubench/pipes.cu on an H200,
+  // one block on one SM, up to 32 warps x 8 independent chains (throughput) or one warp and one
+  // chain (latency, loop overhead included): data/measured/h200/ubench/pipes.csv.
+  const char* pipes = "data/measured/h200/ubench/pipes.csv (H200, gpu/ubench/pipes.cu)";
+  r.add({"sm.alu_ops_per_cycle", ParamType::Float, "64", "ops/cycle",
+         "FMNMX and F2FP (FP32 -> 16-bit pack of two) lane operations per SM per cycle",
+         std::string(pipes) + ": FMNMX 63.6, F2FP 63.7 lanes/cycle/SM (half the FP32 rate)", 1, 1e6});
+  r.add({"sm.shfl_ops_per_cycle", ParamType::Float, "32", "ops/cycle", "SHFL lane operations per SM per cycle",
+         std::string(pipes) + ": SHFL.BFLY 32.0 lanes/cycle/SM", 1, 1e6});
+  r.add({"sm.fp32_latency", ParamType::Float, "4.22", "cycles", "dependent latency of FFMA/FADD/FMUL",
+         std::string(pipes) + ": 4.22 cycles per step of one dependent chain (loop overhead included)", 0, 1e6});
+  r.add({"sm.alu_latency", ParamType::Float, "4.22", "cycles", "dependent latency of FMNMX and F2FP",
+         std::string(pipes) + ": 4.22 cycles (as FP32)", 0, 1e6});
+  r.add({"sm.mufu_latency", ParamType::Float, "17", "cycles", "dependent latency of MUFU.EX2",
+         std::string(pipes) + ": 17.0 cycles (FlashGPU-Sim's H100 note: 18.9)", 0, 1e6});
+  r.add({"sm.shfl_latency", ParamType::Float, "24", "cycles", "dependent latency of SHFL.BFLY",
+         std::string(pipes) + ": 24.0 cycles", 0, 1e6});
   r.add({"sm.smem_bytes_per_cycle", ParamType::Int, "128", "bytes/cycle",
          "shared-memory bandwidth per SM (32 banks x 4 bytes), used for the STSM epilogue bubble",
          "NVIDIA CUDA programming guide: 32 banks of 4 bytes per cycle", 1, 1e6, {}});
@@ -124,13 +144,21 @@ void register_core_params(ParamRegistry& r) {
          "data/measured/h200/ubench/interference.csv: 11 x m64n128k16 RS with the attention kernel's softmax "
          "running in another WarpGroup: 303140 / 281848 cycles = 1.075 (SS: 1.006, not modelled)", 1, 100});
   r.add({"sm.interference", T::Bool, "true", "",
-         "CUDA-core work (BUBBLE) progresses slower while the SM's tensor pipe runs a WGMMA "
-         "(false: the ablation no-interference)", "data/measured/h200/ubench/interference.csv"});
+         "CUDA-core work (BUBBLE) progresses slower while the SM's tensor pipe runs a WGMMA and while "
+         "other WarpGroups' bubbles run (false: the ablation no-interference: every bubble takes its "
+         "cycles)", "data/measured/h200/ubench/interference.csv, visit2/ubench/sharing.csv"});
   r.add({"sm.cuda_slowdown_under_ss", T::Float, "1.72", "x",
          "time factor of CUDA-core work while the tensor pipe runs an SS WGMMA",
          "data/measured/h200/ubench/interference.csv: the attention kernel's softmax + P conversion + O "
          "rescale (64 x 176 block, head dim 128) takes 1478516 / 861457 = 1.716x as long next to 8 x "
          "m64n176k16 SS; per instruction class FFMA 1.23, MUFU.EX2 1.37, FMNMX 1.96, F2FP 1.95", 1, 100});
+  r.add({"sm.cuda_pair_slowdown", T::Float, "1.70", "x",
+         "time factor of CUDA-core work while one other WarpGroup of the SM runs CUDA-core work too; "
+         "each further one adds (this - 1) again; multiplies with the tensor-pipe factors",
+         "data/measured/h200/visit2/ubench/sharing.csv: the attention kernel's softmax in two WarpGroups "
+         "at once: 1.698 (FA3's fast-exp build 1.710; MUFU.EX2 alone 2.07, FFMA 1.14); with wgmma "
+         "running as well the factors multiply (EX2 2.77 = 2.07 x 1.34). More than two at once is not "
+         "measured: the linear extension is a modelling choice", 1, 100});
   r.add({"sm.cuda_slowdown_under_rs", T::Float, "1.84", "x",
          "time factor of CUDA-core work while the tensor pipe runs an RS WGMMA",
          "data/measured/h200/ubench/interference.csv: the same softmax next to 11 x m64n128k16 RS: "
@@ -188,6 +216,7 @@ GpuParams gpu_params(const Config& c) {
   cu.interference = c.b("sm.interference");
   cu.slowdown_under_ss = c.f("sm.cuda_slowdown_under_ss");
   cu.slowdown_under_rs = c.f("sm.cuda_slowdown_under_rs");
+  cu.pair_slowdown = c.f("sm.cuda_pair_slowdown");
   return g;
 }
 

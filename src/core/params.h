@@ -46,11 +46,13 @@ struct TensorParams {
   double rs_slowdown_with_cuda = 1.075;  // RS pipe time while another WarpGroup runs CUDA-core work
 };
 
-// CUDA-core work (BUBBLE) slowed down while the SM's tensor pipe runs (interference.csv).
+// CUDA-core work (BUBBLE) slowed down while the SM's tensor pipe runs (interference.csv) and while
+// other WarpGroups' bubbles share the SM sub-partitions' pipes (sharing.csv).
 struct CudaCoreParams {
   bool interference = true;
   double slowdown_under_ss = 1.72;
   double slowdown_under_rs = 1.84;
+  double pair_slowdown = 1.70;  // two WarpGroups' bubbles at once: each this much slower
 };
 
 struct SmParams {

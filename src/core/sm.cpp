@@ -165,8 +165,14 @@ Cycle Sm::tick(Cycle now) {
     aeq_.push(done, AeqKind::WgmmaDone, next.thread);
     pipe_changed = true;
   }
-  if (pipe_changed && !bubble_threads_.empty()) rerate_bubbles(now);
-  cuda_rate_ = cuda_rate();
+  // Bubbles that ended free the CUDA-core pipes for the others.
+  bool bubbles_changed = false;
+  for (std::size_t i = bubble_threads_.size(); i-- > 0;) {
+    if (threads_[bubble_threads_[i]].ready_at > now) continue;
+    bubble_threads_.erase(bubble_threads_.begin() + static_cast<std::ptrdiff_t>(i));
+    bubbles_changed = true;
+  }
+  if ((pipe_changed || bubbles_changed) && !bubble_threads_.empty()) rerate_bubbles(now);
   while (!port_blocked_ && !ldg_pending_.empty()) {
     if (!mem_.try_send(ldg_pending_.front(), now)) {
       port_blocked_ = true;
@@ -446,15 +452,19 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     }
     case Op::BUBBLE: {
       c_.bubble_cycles += in.count;
-      // CUDA-core work: `count` cycles at full speed, slower while the tensor pipe runs.
+      // CUDA-core work: `count` cycles with the SM to itself, slower while the tensor pipe runs
+      // and while other bubbles run (rerate_bubbles sets its end); a fixed one takes `count`.
       t.in_bubble = true;
+      t.bubble_fixed = (in.flags & trace::kBubbleFixed) != 0;
       t.bubble_left = in.count;
+      t.bubble_rate = 1.0;
       t.bubble_work = in.count;
       t.bubble_since = t.bubble_start = now;
       bubble_threads_.push_back(slot);
-      const Cycle end = now + static_cast<Cycle>(std::ceil(in.count / cuda_rate_ - 1e-9));
-      aeq_.push(end, AeqKind::ThreadReady, slot);
-      return advance(slot, now, end);
+      advance(slot, now, now + in.count);
+      if (!p_.cuda.interference) return aeq_.push(now + in.count, AeqKind::ThreadReady, slot);
+      t.ready_at = 0;  // forces rerate_bubbles to set (and announce) its end
+      return rerate_bubbles(now);
     }
     case Op::LDG: {
       mem::MemReq r;
@@ -517,27 +527,24 @@ void Sm::wgmma_visible(std::uint32_t idx, Cycle now) {
   dirty_ = true;
 }
 
-double Sm::cuda_rate() const {
-  if (!p_.cuda.interference || !tc_.running()) return 1.0;
-  return 1.0 / (tc_.front().rs ? p_.cuda.slowdown_under_rs : p_.cuda.slowdown_under_ss);
+double Sm::bubble_rate(const Thread& t, std::size_t running) const {
+  if (t.bubble_fixed || !p_.cuda.interference) return 1.0;
+  double slow = 1.0 + (p_.cuda.pair_slowdown - 1.0) * static_cast<double>(running > 0 ? running - 1 : 0);
+  if (tc_.running()) slow *= tc_.front().rs ? p_.cuda.slowdown_under_rs : p_.cuda.slowdown_under_ss;
+  return 1.0 / slow;
 }
 
-// The tensor pipe started or stopped: every bubble in progress has done its work at the old rate
-// until now and finishes at the new one from now on.
+// The tensor pipe started or stopped, or a bubble started or ended: every running bubble has done
+// its work at its old rate until now and finishes at its new one from now on.
 void Sm::rerate_bubbles(Cycle now) {
-  const double rate = cuda_rate();
-  if (rate == cuda_rate_) return;
-  for (std::size_t i = 0; i < bubble_threads_.size();) {
-    const std::uint32_t s = bubble_threads_[i];
+  const std::size_t running = bubble_threads_.size();
+  for (std::uint32_t s : bubble_threads_) {
     Thread& t = threads_[s];
-    t.bubble_left -= static_cast<double>(now - t.bubble_since) * cuda_rate_;
+    t.bubble_left = std::max(0.0, t.bubble_left - static_cast<double>(now - t.bubble_since) * t.bubble_rate);
     t.bubble_since = now;
-    if (t.bubble_left <= 1e-9 || t.ready_at <= now) {  // over (or over this cycle)
-      ++i;
-      continue;
-    }
-    bubble_end_changed(t, now + static_cast<Cycle>(std::ceil(t.bubble_left / rate - 1e-9)), now);
-    ++i;
+    t.bubble_rate = bubble_rate(t, running);
+    const Cycle end = now + static_cast<Cycle>(std::ceil(t.bubble_left / t.bubble_rate - 1e-9));
+    if (end != t.ready_at) bubble_end_changed(t, std::max(end, now), now);
   }
 }
 
@@ -561,7 +568,9 @@ void Sm::close_bubble(std::uint32_t slot) {
   t.in_bubble = false;
   span(SpanKind::Bubble, t, 0, t.bubble_start, t.ready_at);
   c_.bubble_elapsed += t.ready_at - t.bubble_start;
-  bubble_threads_.erase(std::find(bubble_threads_.begin(), bubble_threads_.end(), slot));
+  // The tick that reached its end took it out of the running set already.
+  const auto it = std::find(bubble_threads_.begin(), bubble_threads_.end(), slot);
+  if (it != bubble_threads_.end()) bubble_threads_.erase(it);
 }
 
 // ---- synchronization objects ---------------------------------------------------------------

@@ -114,9 +114,10 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
     bool prev_wgmma = false, slot_wait = false;
     double issue_carry = 0;
     std::uint32_t wgmma_slots = 0;
-    // A BUBBLE in progress: work left in full-speed cycles as of bubble_since.
-    bool in_bubble = false;
-    double bubble_left = 0;
+    // A BUBBLE in progress: work left in full-speed cycles as of bubble_since, at bubble_rate
+    // work-cycles per cycle since then; fixed: a measured duration, never slowed.
+    bool in_bubble = false, bubble_fixed = false;
+    double bubble_left = 0, bubble_rate = 1.0;
     std::uint32_t bubble_work = 0;
     Cycle bubble_since = 0, bubble_start = 0;
   };
@@ -163,8 +164,8 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   // WGMMA retirement and the CUDA-core slowdown while the tensor pipe runs.
   void wgmma_left_pipe(Cycle now);
   void wgmma_visible(std::uint32_t idx, Cycle now);
-  double cuda_rate() const;            // progress per cycle of CUDA-core work right now
-  void rerate_bubbles(Cycle now);      // after the tensor pipe's state changed
+  double bubble_rate(const Thread& t, std::size_t running) const;  // work-cycles per cycle now
+  void rerate_bubbles(Cycle now);  // the tensor pipe or the set of running bubbles changed
   void bubble_end_changed(Thread& t, Cycle end, Cycle now);
   void close_bubble(std::uint32_t slot);
 
@@ -203,8 +204,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   };
   std::vector<Retiring> retiring_;
   std::vector<std::uint32_t> retiring_free_;
-  std::vector<std::uint32_t> bubble_threads_;  // slots with a BUBBLE in progress
-  double cuda_rate_ = 1.0;                     // the rate those bubbles progress at since the last change
+  std::vector<std::uint32_t> bubble_threads_;  // slots whose BUBBLE is still running
   Counters c_;
 };
 

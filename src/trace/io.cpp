@@ -218,10 +218,13 @@ struct Parser {
         expect_operands(toks, 2, "bid k");
         check_mods(mods, {}, toks[0]);
         return Instr::bar_wait(u16(toks[1], "bid"), u32(toks[2], "k"));
-      case Op::BUBBLE:
+      case Op::BUBBLE: {
         expect_operands(toks, 1, "cycles");
-        check_mods(mods, {}, toks[0]);
-        return Instr::bubble(u32(toks[1], "cycles"));
+        check_mods(mods, {"fixed"}, toks[0]);
+        bool fixed = false;
+        for (const auto& [k, v] : mods) fixed = num(v, "fixed", 1) == 1;
+        return Instr::bubble(u32(toks[1], "cycles"), fixed);
+      }
       case Op::LDG:
         expect_operands(toks, 2, "gmem bytes");
         check_mods(mods, {}, toks[0]);

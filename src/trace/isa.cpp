@@ -137,10 +137,11 @@ Instr Instr::bar_wait(std::uint16_t bid, std::uint32_t k) {
   i.id = bid, i.count = k;
   return i;
 }
-Instr Instr::bubble(std::uint32_t cycles) {
+Instr Instr::bubble(std::uint32_t cycles, bool fixed) {
   Instr i;
   i.op = Op::BUBBLE;
   i.count = cycles;
+  i.flags = fixed ? kBubbleFixed : 0;
   return i;
 }
 Instr Instr::ldg(std::uint64_t gmem, std::uint32_t bytes) {
@@ -274,7 +275,7 @@ std::string format(const Instr& in) {
       return fmt::format("{} {} {} {} {} {} {} {} {} {} {} {}", name, in.d, hex(in.smem), hex(in.gmem), in.m, in.n,
                          in.k, dtype_name(static_cast<DType>(in.dtype)), in.flags & 1,
                          in.mode == static_cast<int>(MmaMode::RS) ? "RS" : "SS", (in.flags >> 1) & 1, in.id);
-    case Op::BUBBLE: return fmt::format("{} {}", name, in.count);
+    case Op::BUBBLE: return fmt::format("{} {}{}", name, in.count, (in.flags & kBubbleFixed) ? " fixed=1" : "");
     case Op::LDG: return fmt::format("{} {} {}", name, hex(in.gmem), in.count);
     case Op::kCount: break;
   }

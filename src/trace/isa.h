@@ -35,6 +35,9 @@ enum class Op : std::uint8_t {
 };
 
 enum class DType : std::uint8_t { F16, BF16, E4M3, E5M2, TF32 };
+// BUBBLE flags: a measured duration (from an instrumentation log), taken as it is: not slowed by
+// the tensor pipe or by other bubbles.
+inline constexpr std::uint8_t kBubbleFixed = 1;
 enum class MmaMode : std::uint8_t { SS, RS };
 
 std::string_view op_name(Op op);
@@ -49,7 +52,7 @@ struct Instr {
   Op op = Op::BUBBLE;
   std::uint8_t dtype = 0;   // WGMMA: DType
   std::uint8_t mode = 0;    // WGMMA: MmaMode; TMA_WAIT: 1 = wait for the smem read only
-  std::uint8_t flags = 0;   // WGMMA: bit 0 acc (accumulate into d), bit 1 sp (sparse A)
+  std::uint8_t flags = 0;   // WGMMA: bit 0 acc (accumulate into d), bit 1 sp (sparse A); BUBBLE: kBubbleFixed
   std::uint16_t id = 0;     // sid, gid or bid
   std::uint16_t map = 0;    // TMA_TENSOR / TMA_STORE: tensor map id
   std::uint16_t m = 0, n = 0, k = 0;  // WGMMA shape
@@ -77,7 +80,7 @@ struct Instr {
   static Instr wgmma_wait(std::uint16_t gid, std::uint32_t n);
   static Instr bar_arrive(std::uint16_t bid);
   static Instr bar_wait(std::uint16_t bid, std::uint32_t k);
-  static Instr bubble(std::uint32_t cycles);
+  static Instr bubble(std::uint32_t cycles, bool fixed = false);
   static Instr ldg(std::uint64_t gmem, std::uint32_t bytes);
 };
 static_assert(sizeof(Instr) == 40);

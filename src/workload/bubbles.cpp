@@ -1,4 +1,6 @@
-// The paper §5.2 bubble formula: each CUDA-core step costs ceil(element operations / unit rate).
+// The paper §5.2 bubble formula (each CUDA-core step costs ceil(element operations / unit rate))
+// and the pipe model (per-thread instruction counts on one SM sub-partition's pipes, with the
+// softmax's dependency chains).
 #include "workload/bubbles.h"
 
 #include <cmath>
@@ -26,6 +28,38 @@ BubbleCosts compute_bubbles(int rows, int n, int d, int elem_bytes, int out_byte
   b.convert_o = cdiv(o, r.fp16_ops);
   b.stsm_o = cdiv(o * out_bytes, r.smem_bytes);
   b.stsm_p = cdiv(s * elem_bytes, r.smem_bytes);
+  return b;
+}
+
+BubbleCosts compute_bubbles_pipes(int rows, int n, int d, int elem_bytes, int out_bytes,
+                                  double mask_ops_per_element, const PipeRates& r) {
+  // One warp per sub-partition; a warp instruction occupies a pipe for 32 / (lanes per cycle per
+  // sub-partition) cycles: FP32 1, ALU (FMNMX, F2FP) 2, MUFU 8, SHFL 4 on Hopper.
+  const double per_smsp = 4.0;
+  const double c_fp32 = 32.0 / (r.fp32 / per_smsp), c_alu = 32.0 / (r.alu / per_smsp);
+  const double c_mufu = 32.0 / (r.mufu / per_smsp);
+  const double threads = 128.0;                        // one WarpGroup
+  const double s_elems = double(rows) * n / threads;   // score elements per thread (88 for 64 x 176)
+  const double rows_per_thread = double(rows) / 32.0;  // 2: the m64 fragment's rows g and g + 8
+  const double e = s_elems / rows_per_thread;          // elements per row per thread (n / 4)
+  const double o_elems = double(rows) * d / threads;   // O accumulator elements per thread (d / 2)
+  auto up = [](double x) { return static_cast<std::uint32_t>(std::ceil(x - 1e-9)); };
+  BubbleCosts b;
+  // Row max: a dependent FMNMX chain over the row's e elements (the rows interleave, so the ALU's
+  // issue rate can bind instead), then two butterfly rounds (SHFL + FMNMX) across the quad.
+  b.rowmax = up(std::max(e * r.alu_latency, s_elems * c_alu) + 2 * (r.shfl_latency + r.alu_latency));
+  // exp2(x * scale - max): FFMA + MUFU.EX2 per element plus one exp per row for the rescale
+  // factor; MUFU-bound.
+  b.exp = up((s_elems + rows_per_thread) * c_mufu);
+  // Row sum: FADD chains fed by the exps, done one MUFU and one FADD latency after the last exp.
+  b.rowsum = up(r.mufu_latency + r.fp32_latency);
+  b.convert_p = up(s_elems / 2 * c_alu);  // F2FP packs two scores per instruction
+  b.rescale_o = up(o_elems * c_fp32);     // one FMUL per O element
+  b.mask = up(mask_ops_per_element * s_elems * c_fp32);
+  b.zero_o = up(o_elems * c_fp32);
+  b.convert_o = up(o_elems / 2 * c_alu);
+  b.stsm_o = cdiv(double(rows) * d * out_bytes, r.smem_bytes);
+  b.stsm_p = cdiv(double(rows) * n * elem_bytes, r.smem_bytes);
   return b;
 }
 

@@ -1,6 +1,11 @@
-// Cycle counts of the CUDA-core work between WGMMAs (softmax and friends), from the tile shape and
-// the SM's unit throughputs, as in the seed paper §5.2. One consumer WarpGroup owns `rows` (64)
-// query rows of the tile; each term is ceil(operations / throughput per cycle).
+// Cycle counts of the CUDA-core work between WGMMAs (softmax and friends) of one consumer
+// WarpGroup, which owns `rows` (64) query rows of the tile. Two cost models:
+// - compute_bubbles: the seed paper §5.2 formula, each term ceil(operations / SM unit throughput);
+// - compute_bubbles_pipes: the instruction counts FA3's source executes per thread, on the SM
+//   sub-partition's pipes (one warp of the WarpGroup per sub-partition), with the dependency
+//   chains that bound them: the row max is a chain of FMNMX plus two shuffle rounds before the
+//   first exp can start, the exps are MUFU-bound, the row sum trails the last exp by a MUFU and an
+//   FADD latency. Rates and latencies from data/measured/h200/ubench/pipes.csv.
 #pragma once
 #include <cstdint>
 
@@ -11,6 +16,13 @@ struct UnitRates {
   int fp16_ops = 256;    // sm.fp16_ops_per_cycle
   int mufu_ops = 16;     // sm.mufu_ops_per_cycle
   int smem_bytes = 128;  // sm.smem_bytes_per_cycle
+};
+
+// Pipe rates (lanes per cycle per SM, four sub-partitions) and dependent latencies (cycles).
+struct PipeRates {
+  double fp32 = 128, alu = 64, mufu = 16, shfl = 32;
+  double fp32_latency = 4.22, alu_latency = 4.22, mufu_latency = 17, shfl_latency = 24;
+  int smem_bytes = 128;
 };
 
 struct BubbleCosts {
@@ -34,5 +46,7 @@ struct BubbleCosts {
 
 BubbleCosts compute_bubbles(int rows, int n, int d, int elem_bytes, int out_bytes,
                             double mask_ops_per_element, const UnitRates& rates);
+BubbleCosts compute_bubbles_pipes(int rows, int n, int d, int elem_bytes, int out_bytes,
+                                  double mask_ops_per_element, const PipeRates& rates);
 
 }  // namespace simfa::workload

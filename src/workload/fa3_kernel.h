@@ -41,6 +41,7 @@ struct Fa3Kernel {
   bool first_wg_waits_only = true; // steady-state K/V waits by consumer 0 only
   bool paper_pingpong = false;
   bool paper_bubbles = false;
+  bool pipe_bubbles = false;       // fa3.bubble_costs resolved: the pipe model (else the §5.2 formula)
 
   // Scheduling.
   SchedKind scheduler = SchedKind::Static;

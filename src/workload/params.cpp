@@ -59,6 +59,12 @@ void register_workload_params(ParamRegistry& r) {
          "softmax bubble placement: 'source' (each CUDA-core step where FA3 runs it) or 'paper' (one "
          "lump of rowmax+exp+rowsum+convert+rescale after wait_group 1); auto follows fa3.recipe",
          "paper §5.2; fa3-kernel.md §3", 0, 0, {"auto", "source", "paper"}});
+  r.add({"fa3.bubble_costs", T::Enum, "auto", "",
+         "cost model of the CUDA-core bubbles: 'pipes' (per-thread instruction counts of FA3's softmax on "
+         "the SM sub-partition's pipes with its dependency chains, sm.*_ops_per_cycle and sm.*_latency) "
+         "or 'paper' (§5.2: ceil(operations / SM unit rate)); auto = paper with fa3.recipe = paper, "
+         "else pipes",
+         "paper §5.2; docs/fa3-workload.md 'Bubble costs'", 0, 0, {"auto", "pipes", "paper"}});
   r.add({"fa3.mask_ops_per_element", T::Float, "2", "ops",
          "FP32-pipe operations per score element of a masked block (compare and select)",
          "fa3-kernel.md §4.2: per-element compare and select", 0, 64, {}});

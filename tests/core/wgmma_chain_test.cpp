@@ -6,6 +6,7 @@
 // runs, on hand-computed traces.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -114,6 +115,29 @@ TEST(Interference, BubbleSlowsWhileTheTensorPipeRuns) {
   run(t(), small_gpu({"sm.interference=false"}), true, &rec2);
   ASSERT_EQ(rec2.of(core::SpanKind::Bubble).size(), 1u);
   EXPECT_EQ(rec2.of(core::SpanKind::Bubble)[0].end, 201u);
+}
+
+TEST(Interference, FixedBubbleKeepsItsMeasuredLength) {
+  // As BubbleSlowsWhileTheTensorPipeRuns, but the bubble is a measured duration: 1 + 200 = 201.
+  auto t = make_trace({{{wgmma_mode(256, false), Instr::wgmma_commit(0), Instr::wgmma_wait(0, 0)},
+                        {Instr::bubble(200, /*fixed=*/true), Instr::bar_arrive(3)}}});
+  Recorder rec;
+  run(std::move(t), small_gpu(), true, &rec);
+  ASSERT_EQ(rec.of(core::SpanKind::Bubble).size(), 1u);
+  EXPECT_EQ(rec.of(core::SpanKind::Bubble)[0].end, 201u);
+}
+
+TEST(Interference, ConcurrentBubblesShareThePipes) {
+  // Two 170-cycle bubbles from t0 and t1: t0..t1 one alone (1 done), then both at 1/1.7: the first
+  // ends at 1 + ceil(169 x 1.7) = 289, the second has done 288 / 1.7 = 169.4 and ends at 290.
+  auto t = make_trace({{{Instr::bubble(170)}, {Instr::bubble(170)}}});
+  Recorder rec;
+  run(std::move(t), small_gpu(), true, &rec);
+  auto b = rec.of(core::SpanKind::Bubble);
+  ASSERT_EQ(b.size(), 2u);
+  std::sort(b.begin(), b.end(), [](const core::Span& x, const core::Span& y) { return x.start < y.start; });
+  EXPECT_EQ(b[0].end, 289u);
+  EXPECT_EQ(b[1].end, 290u);
 }
 
 TEST(Interference, RsWgmmaSlowsNextToCudaCoreWork) {

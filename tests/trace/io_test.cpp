@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/error.h"
 #include "trace/io.h"
 
 namespace simfa::trace {
@@ -35,6 +36,7 @@ TMA_COMMIT 0
 TMA_WAIT 0 0 read=1
 WG 2
 BUBBLE 1
+BUBBLE 4300 fixed=1
 CTA 1
 WG 0
 BUBBLE 2
@@ -49,6 +51,15 @@ TEST(TraceIo, CanonicalTextRoundTripsExactly) {
   ASSERT_EQ(t2.ctas.size(), 2u);
   EXPECT_EQ(t2.ctas[0].wgs[1].code, t.ctas[0].wgs[1].code);
   EXPECT_EQ(t2.info.tmaps, t.info.tmaps);
+}
+
+TEST(TraceIo, FixedBubbleFlag) {
+  MemoryTrace t = read_trace_text("SIMFA_TRACE 1\nKERNEL\nCTA 0\nWG 0\nBUBBLE 7 fixed=1\nBUBBLE 8 fixed=0\n", "f.sft");
+  ASSERT_EQ(t.ctas[0].wgs[0].code.size(), 2u);
+  EXPECT_EQ(t.ctas[0].wgs[0].code[0], Instr::bubble(7, true));
+  EXPECT_EQ(t.ctas[0].wgs[0].code[1], Instr::bubble(8));
+  EXPECT_THROW(read_trace_text("SIMFA_TRACE 1\nKERNEL\nCTA 0\nWG 0\nBUBBLE 7 fixed=2\n", "f.sft"), simfa::UserError);
+  EXPECT_THROW(read_trace_text("SIMFA_TRACE 1\nKERNEL\nCTA 0\nWG 0\nBUBBLE 7 mc=1\n", "f.sft"), simfa::UserError);
 }
 
 TEST(TraceIo, CommentsWhitespaceAndAliases) {
