@@ -196,13 +196,16 @@ std::string run_fa3_json(const std::string& gpu, const std::vector<std::string>&
   model::resolve_point(in, ctx, shape, opt);
   Config cfg = make_config(gpu, sets, ablations);
   if (clock_mhz) set_clock_mhz(cfg, *clock_mhz, "clock_mhz (--clock-mhz)", "clock_mhz");
+  const ClockChoice clock = apply_clock_model(cfg);
   py::gil_scoped_release release;
   workload::Fa3Source src(shape, cfg, static_cast<int>(cfg.i("gpu.num_sms")));
   RunOptions ro;
   ro.skip_idle = skip_idle;
   const RunResult r = run_trace(src, cfg, ro);
   const Fa3Figures f = fa3_figures(r, cfg, gpu, shape, src.fa3());
-  return fa3_result_json(r, cfg, shape, src.fa3(), f).dump();
+  auto j = fa3_result_json(r, cfg, shape, src.fa3(), f);
+  j["clock"] = {{"requested_hz", clock.requested_hz}, {"effective_hz", clock.effective_hz}, {"why", clock.why}};
+  return j.dump();
 }
 
 // Simulates trace files or directories of .sft files (`simfa trace run`); returns its JSON text.

@@ -43,6 +43,26 @@ void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_v
   cfg.set("gpu.clock", fmt::format("{}MHz", mhz), std::string(origin));
 }
 
+ClockChoice apply_clock_model(Config& cfg) {
+  ClockChoice c;
+  c.requested_hz = cfg.f("gpu.clock");
+  const double limit = cfg.f("gpu.power_limited_clock");
+  const bool limited = cfg.s("gpu.clock_model") == "power-limited" && limit > 0 && limit < c.requested_hz;
+  c.effective_hz = limited ? limit : c.requested_hz;
+  if (limited) {
+    c.why = fmt::format("{:.0f} MHz: power-limited (gpu.power_limited_clock, {}; gpu.clock {:.0f} MHz requested)",
+                        limit / 1e6, cfg.origin("gpu.power_limited_clock"), c.requested_hz / 1e6);
+    cfg.set("gpu.clock", fmt::format("{}Hz", limit), "gpu.clock_model = power-limited");
+  } else if (cfg.s("gpu.clock_model") == "fixed") {
+    c.why = fmt::format("{:.0f} MHz: gpu.clock as given ({}; gpu.clock_model = fixed)", c.requested_hz / 1e6,
+                        cfg.origin("gpu.clock"));
+  } else {
+    c.why = fmt::format("{:.0f} MHz: gpu.clock ({}; at or below the power limit{})", c.requested_hz / 1e6,
+                        cfg.origin("gpu.clock"), limit > 0 ? fmt::format(" of {:.0f} MHz", limit / 1e6) : " (none set)");
+  }
+  return c;
+}
+
 void apply_ablation(Config& cfg, std::string_view name) {
   for (const auto& a : kAblations)
     if (name == a.name) {

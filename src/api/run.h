@@ -24,6 +24,15 @@ Config make_config(std::string_view gpu, const std::vector<std::string>& sets = 
 // Sets the SM clock (`gpu.clock`) to `mhz` MHz, recording `origin`; UserError "`what` must be at
 // least 1 (MHz), got ..." below 1 MHz or for NaN.
 void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_view origin);
+
+// The clock a FlashAttention run simulates at (gpu.clock_model): 'power-limited' lowers gpu.clock
+// to gpu.power_limited_clock when that is lower, 'fixed' keeps it. Sets gpu.clock to the result
+// (recording why) and says what it did, for the run's report.
+struct ClockChoice {
+  double requested_hz = 0, effective_hz = 0;
+  std::string why;  // one line: "1531 MHz: power-limited (gpu.power_limited_clock, ...)"
+};
+ClockChoice apply_clock_model(Config& cfg);
 // Applies one ablation of the paper's Table 5 to a configuration. Throws UserError for an unknown name.
 void apply_ablation(Config& cfg, std::string_view name);
 const std::vector<std::string>& ablation_names();

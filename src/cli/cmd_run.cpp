@@ -25,7 +25,8 @@ void add_run_command(CLI::App& app) {
   run->add_flag("--no-skip", o->no_skip, "reference mode: tick every component every cycle (same results, slower)");
   add_timeline_flags(run, o->timeline);
   run->callback([o] {
-    const Config cfg = workload_config(o->w);
+    ClockChoice clock;
+    const Config cfg = workload_config(o->w, &clock);
     const spec::AttentionShape s = workload_shape(o->w);
     const int sms = static_cast<int>(cfg.i("gpu.num_sms"));
     workload::Fa3Source src(s, cfg, sms);
@@ -41,6 +42,7 @@ void add_run_command(CLI::App& app) {
     const model::Result& an = f.analytic;
     std::cout << fmt::format("workload          {}\n", fa3_workload_line(s));
     std::cout << fmt::format("kernel            {}\n", fa3_kernel_line(src.fa3()));
+    std::cout << fmt::format("clock             {}\n", clock.why);
     if (f.analytic_ok)
       std::cout << fmt::format("latency           {:.2f} us   (analytic roofline: {:.2f} us, {}-bound)\n", r.latency_us,
                                an.latency_us, model::bound_name(an.bound));
@@ -65,7 +67,11 @@ void add_run_command(CLI::App& app) {
     if (tl)
       std::cout << tl->finish(r, fmt::format("{} on {} ({} SMs, {:.0f} MHz); {}", fa3_workload_line(s), o->w.gpu.gpu,
                                              sms, r.clock_hz / 1e6, fa3_kernel_line(src.fa3())));
-    if (!o->json.empty()) write_json_file(o->json, fa3_result_json(r, cfg, s, src.fa3(), f));
+    if (!o->json.empty()) {
+      auto j = fa3_result_json(r, cfg, s, src.fa3(), f);
+      j["clock"] = {{"requested_hz", clock.requested_hz}, {"effective_hz", clock.effective_hz}, {"why", clock.why}};
+      write_json_file(o->json, j);
+    }
   });
 }
 

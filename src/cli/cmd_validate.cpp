@@ -22,6 +22,7 @@ WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gp
   f.dtype = m.dtype;
   f.causal = m.causal;
   f.clock_mhz = m.clock_mhz > 0 ? m.clock_mhz : clock_mhz;
+  f.clock_measured = m.clock_measured;
   f.gpu = gpu;
   if (!m.gpu.empty()) f.gpu.gpu = m.gpu;
   return f;

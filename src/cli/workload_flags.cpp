@@ -55,7 +55,9 @@ void add_workload_flags(CLI::App* app, WorkloadFlags& f) {
   app->add_option("--head-dim", f.head_dim, "head dimension D (default: the model's)")->check(at_least(1, false));
   app->add_option("--dtype", f.dtype, "fp16 | bf16 | fp8_e4m3")->default_str("fp16");
   app->add_flag("--causal", f.causal, "causal (bottom-right aligned) mask");
-  app->add_option("--clock-mhz", f.clock_mhz, "SM clock in MHz (default: the GPU preset's)")
+  app->add_option("--clock-mhz", f.clock_mhz,
+                  "SM clock the GPU is set to, in MHz (default: the preset's; the run uses the lower of it and "
+                  "gpu.power_limited_clock unless --set gpu.clock_model=fixed)")
       ->check(at_least(1, true, " (MHz)"));
   add_gpu_options(app, f.gpu);
 }
@@ -83,9 +85,12 @@ spec::AttentionShape workload_shape(const WorkloadFlags& f) {
   return s;
 }
 
-Config workload_config(const WorkloadFlags& f) {
+Config workload_config(const WorkloadFlags& f, ClockChoice* clock) {
   Config cfg = make_config(f.gpu);
   if (f.clock_mhz != 0) set_clock_mhz(cfg, f.clock_mhz, "--clock-mhz", "--clock-mhz");
+  if (f.clock_measured) cfg.set("gpu.clock_model", "fixed", "measured_clock_mhz");
+  const ClockChoice c = apply_clock_model(cfg);
+  if (clock) *clock = c;
   return cfg;
 }
 

@@ -18,6 +18,7 @@ struct WorkloadFlags {
   std::string dtype = "fp16";
   bool causal = false;
   double clock_mhz = 0;  // 0: the GPU preset's clock
+  bool clock_measured = false;  // clock_mhz was measured during the run: simulate at it exactly
   GpuOptions gpu;
 };
 
@@ -27,8 +28,9 @@ void add_workload_flags(CLI::App* app, WorkloadFlags& f);
 // The shape the flags describe (preset values, then explicit flags), validated. UserError names
 // the flag.
 spec::AttentionShape workload_shape(const WorkloadFlags& f);
-// The configuration: GPU preset, --set, --ablate, then --clock-mhz.
-Config workload_config(const WorkloadFlags& f);
+// The configuration: GPU preset, --set, --ablate, then --clock-mhz, then the clock model
+// (gpu.clock_model: the power limit); what the clock model chose goes to `clock` when given.
+Config workload_config(const WorkloadFlags& f, ClockChoice* clock = nullptr);
 // Simulates the FA3 forward kernel for a shape on the configuration's GPU (all gpu.num_sms SMs):
 // the path of `simfa run`, shared by `simfa validate` and `simfa ablate`.
 RunResult simulate_workload(const spec::AttentionShape& s, const Config& cfg, const RunOptions& ro = {});

@@ -9,8 +9,21 @@ void register_core_params(ParamRegistry& r) {
   using T = ParamType;
   r.add({"gpu.name", T::String, "H800 SXM5", "", "GPU model name (informational)", "preset"});
   r.add({"gpu.num_sms", T::Int, "132", "SMs", "streaming multiprocessors", "paper Table 2 (H800 SXM)", 1, 4096});
-  r.add({"gpu.clock", T::Frequency, "1830MHz", "Hz", "SM clock; all core cycles are of this clock",
+  r.add({"gpu.clock", T::Frequency, "1830MHz", "Hz",
+         "SM clock the GPU is set to (locked or boost); all core cycles are of the clock a run uses "
+         "(gpu.clock_model)",
          "paper §5.3: H800 locked at 1830 MHz", 1e6, 1e10});
+  r.add({"gpu.power_limited_clock", T::Frequency, "0", "Hz",
+         "highest SM clock the board's power limit lets the GPU hold under a saturating tensor-core load "
+         "(0: no limit)",
+         "per preset, measured by gpu/ubench/clock.cu (data/measured/h200/ubench/clock.csv)", 0, 1e10});
+  r.add({"gpu.clock_model", T::Enum, "power-limited", "",
+         "clock of FlashAttention runs: 'power-limited' = min(gpu.clock, gpu.power_limited_clock) (FA3 keeps "
+         "the tensor pipe busy, and a 700 W Hopper part does not hold 1830 MHz doing that); 'fixed' = "
+         "gpu.clock as given (a clock measured during the run; a part that holds its lock). Trace and "
+         "microbenchmark runs always use gpu.clock",
+         "data/measured/h200/ubench/clock.csv, attn_clock.csv; ../shared/reference/sm-compute.md 'Clocks under "
+         "load'", 0, 0, {"power-limited", "fixed"}});
   r.add({"gpu.cta_launch_cycles", T::Int, "0", "cycles",
          "delay between a CTA slot freeing and the next CTA starting there", "not calibrated", 0, 1e9});
   r.add({"sm.max_ctas", T::Int, "32", "CTAs", "resident CTAs per SM", "hardware.md (H100 deviceQuery)", 1, 1024});

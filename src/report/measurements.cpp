@@ -23,7 +23,8 @@ const std::vector<std::string>& required_columns() {
   return v;
 }
 const std::vector<std::string>& optional_columns() {
-  static const std::vector<std::string> v = {"kv_seqlen", "heads_kv", "dtype", "clock_mhz", "gpu"};
+  static const std::vector<std::string> v = {"kv_seqlen", "heads_kv", "dtype", "clock_mhz", "measured_clock_mhz",
+                                             "gpu"};
   return v;
 }
 
@@ -172,6 +173,14 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
       m.dtype = *d;
     }
     if (const std::string* c = cell("clock_mhz")) m.clock_mhz = positive_double(*c, where, "clock_mhz");
+    if (const std::string* c = cell("measured_clock_mhz")) {
+      if (m.clock_mhz > 0)
+        user_error("{}: give clock_mhz (the clock the GPU was set to) or measured_clock_mhz (the clock "
+                   "measured during the run), not both",
+                   where);
+      m.clock_mhz = positive_double(*c, where, "measured_clock_mhz");
+      m.clock_measured = true;
+    }
     if (const std::string* g = cell("gpu")) m.gpu = *g;
     cases.push_back(std::move(m));
   }

@@ -4,7 +4,9 @@
 // CSV: a header naming the columns, then one row per case. Required columns:
 //   case, batch, seqlen, heads, head_dim, causal, measured_us
 // optional: kv_seqlen (default seqlen), heads_kv (default heads: MHA), dtype (fp16), clock_mhz
-// (the GPU preset's), gpu (the command's --gpu). `heads` counts query heads; heads_kv must divide
+// (the clock the GPU was set to; default the preset's; the power limit applies), measured_clock_mhz
+// (the clock measured during the run: simulated exactly; not with clock_mhz), gpu (the command's
+// --gpu). `heads` counts query heads; heads_kv must divide
 // it. Empty optional cells take the default. Lines starting with '#' and blank lines are skipped.
 // Fields are plain (no quoting); surrounding spaces are ignored.
 #pragma once
@@ -25,6 +27,7 @@ struct MeasuredCase {
   double measured_us = 0;
   std::string dtype = "fp16";
   double clock_mhz = 0;  // 0: the GPU preset's
+  bool clock_measured = false;  // the row gave measured_clock_mhz (into clock_mhz)
   std::string gpu;       // empty: the command's --gpu
 };
 
