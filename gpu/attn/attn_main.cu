@@ -208,8 +208,10 @@ int cmd_time(Args& args) {
     for (const NamedShape& ns : mha_shapes(max_seqlen)) shapes.push_back(ns);
   shapes = select_cases(shapes, cases, args);
   CsvOut csv(out);  // no '#' lines: this file is read by `simfa validate`
+  // measured_clock_mhz: the clock inside the kernel during these runs (simfa validate simulates at
+  // it exactly, without the preset's power limit).
   csv.line("case,batch,seqlen,heads,head_dim,causal,measured_us,kv_seqlen,heads_kv,dtype,"
-           "clock_mhz,gpu\n");
+           "measured_clock_mhz,gpu\n");
   CsvOut det(detail);
   det.line(simfa_gpu::device_comment(dev));
   det.linef("# method=%s schedule; per shape %d warm-ups then %d runs, each queued behind a 30 us "

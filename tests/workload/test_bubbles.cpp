@@ -1,4 +1,4 @@
-// The paper §5.2 bubble formula from tile shape and unit throughputs.
+// The bubble cost models: the paper §5.2 formula and the pipe model, from tile shape and rates.
 #include <gtest/gtest.h>
 
 #include "workload/bubbles.h"
@@ -36,10 +36,34 @@ TEST(Bubbles, MaskAndEpilogueTerms) {
 }
 
 TEST(Bubbles, KernelTakesRatesFromConfig) {
-  auto cfg = testing::config({"sm.mufu_ops_per_cycle=8"});
+  auto cfg = testing::config({"sm.mufu_ops_per_cycle=8", "fa3.bubble_costs=paper"});
   const Fa3Kernel k = resolve_fa3(testing::shape(256, 1024), cfg, 132);
+  EXPECT_FALSE(k.pipe_bubbles);
   EXPECT_EQ(k.bubbles.exp, 1408u);
   EXPECT_EQ(k.bubbles.paper_total(), 988u + 704u);
+  // The pipe model (the default) takes the same key: a MUFU warp instruction occupies 32 / (8 / 4)
+  // = 16 cycles of a sub-partition, (88 + 2) exps per thread: 1440.
+  const Fa3Kernel kp = resolve_fa3(testing::shape(256, 1024), testing::config({"sm.mufu_ops_per_cycle=8"}), 132);
+  EXPECT_TRUE(kp.pipe_bubbles);
+  EXPECT_EQ(kp.bubbles.exp, 1440u);
+}
+
+TEST(Bubbles, PipeModelTile64x176) {
+  // One consumer WarpGroup, 64 x 176 block, D 128, the H200's pipes (pipes.csv): e = 44 scores per
+  // row per thread, 88 per thread.
+  const BubbleCosts b = compute_bubbles_pipes(64, 176, 128, 2, 2, 2.0, PipeRates{});
+  EXPECT_EQ(b.rowmax, 243u);    // max(44 x 4.22, 88 x 2) + 2 x (24 + 4.22) = 242.1
+  EXPECT_EQ(b.exp, 720u);       // (88 + 2) x 8
+  EXPECT_EQ(b.rowsum, 22u);     // 17 + 4.22
+  EXPECT_EQ(b.convert_p, 88u);  // 44 F2FP x 2
+  EXPECT_EQ(b.rescale_o, 64u);  // 64 FMUL x 1
+  EXPECT_EQ(b.mask, 176u);      // 2 x 88 x 1
+  EXPECT_EQ(b.zero_o, 64u);
+  EXPECT_EQ(b.convert_o, 64u);  // 32 F2FP x 2
+  EXPECT_EQ(b.stsm_o, 128u);    // as the paper formula: 64 x 128 x 2 B / 128 B per cycle
+  // Within 10% of the measured softmax + convert + rescale of this block (1034-1081 cycles,
+  // docs/fa3-workload.md "Bubble costs").
+  EXPECT_EQ(b.softmax() + b.convert_p + b.rescale_o, 1137u);
 }
 
 }  // namespace

@@ -80,7 +80,9 @@ struct Tiny {
     qk(o, c, 0);
     o.push_back(Instr::wgmma_wait(1, 0));
     o.push_back(Instr::release(0));
-    o.push_back(Instr::bubble(176 + 880 + 44 + 64));
+    // Bubbles of the pipe model (docs/fa3-workload.md "Bubble costs"; 64 x 176, D 128): mask 176,
+    // softmax 243 + 720 + 22 = 985, convert P 88, zero O 64, rescale O 64, convert O 64, STSM 128.
+    o.push_back(Instr::bubble(176 + 985 + 88 + 64));
     // Steady state j = 1, 0 (stages K 1/V 0, then K 0/V 1); only WG1 waits on K and V.
     const int ks[2] = {1, 0}, vs[2] = {0, 1};
     for (int j = 0; j < 2; ++j) {
@@ -92,10 +94,10 @@ struct Tiny {
       o.push_back(Instr::bar_arrive(other));
       o.push_back(Instr::wgmma_wait(1, 1));
       o.push_back(Instr::release(static_cast<std::uint16_t>(ks[j])));
-      o.push_back(Instr::bubble(88 + 704 + 88));  // rowmax + exp + rowsum
+      o.push_back(Instr::bubble(243 + 720 + 22));  // rowmax + exp + rowsum
       o.push_back(Instr::wgmma_wait(1, 0));
       o.push_back(Instr::release(static_cast<std::uint16_t>(2 + vs[j])));
-      o.push_back(Instr::bubble(44 + 64));  // convert P, rescale O
+      o.push_back(Instr::bubble(88 + 64));  // convert P, rescale O
     }
     // Tail: QueryEmpty, PV(0), 1/rowsum.
     o.push_back(Instr::release(4));
@@ -105,7 +107,7 @@ struct Tiny {
     o.push_back(Instr::release(2));
     o.push_back(Instr::bubble(64));
     // Epilogue: convert O, sync 256, STSM, then WG2 stores O by TMA after everyone arrived.
-    o.push_back(Instr::bubble(32));
+    o.push_back(Instr::bubble(64));
     o.push_back(Instr::bar_wait(1, 1));
     o.push_back(Instr::bubble(128));
     if (c == 0) {
