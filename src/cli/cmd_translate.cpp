@@ -18,14 +18,16 @@ namespace simfa::cli {
 void add_translate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("translate", "translate an instrumentation log (.evlog) into a simfa trace");
   struct Opts {
-    std::string log, out, kernel = "fa3", bubbles = "model", dtype = "fp16";
+    std::string log, out, kernel, bubbles = "model", dtype = "fp16";
     bool causal = false;
     GpuOptions gpu;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("log", o->log, "event log written by EvlogHost or the logger emulator")->required();
   cmd->add_option("-o,--output", o->out, "write the trace here (kernel.sft + one file per CTA)");
-  cmd->add_option("--kernel", o->kernel, "kernel the log comes from (fa3)")->capture_default_str();
+  cmd->add_option("--kernel", o->kernel,
+                  "kernel the log comes from: fa3 (FlashAttention-3) or simfa-attn (gpu/attn); sets fa3.kernel "
+                  "(default: fa3)");
   cmd->add_option("--bubbles", o->bubbles,
                   "softmax bubbles: 'model' (the paper's formula) or 'measured' (SOFTMAX_START/END gaps)")
       ->capture_default_str();
@@ -34,7 +36,6 @@ void add_translate_command(CLI::App& app) {
       ->capture_default_str();
   add_gpu_options(cmd, o->gpu, /*ablate=*/false);
   cmd->callback([o] {
-    if (o->kernel != "fa3") throw UserError(fmt::format("--kernel {}: only 'fa3' logs can be translated", o->kernel));
     translate::TranslateOptions opt;
     opt.bubbles = translate::parse_bubble_mode(o->bubbles);
     opt.causal = o->causal;
@@ -42,7 +43,8 @@ void add_translate_command(CLI::App& app) {
     if (dt == spec::DType::FP8_E4M3)
       throw UserError("--dtype fp8: FP8 is recognised from 1-byte TensorMaps; --dtype picks fp16 or bf16");
     opt.dtype16 = dt;
-    const Config cfg = make_config(o->gpu);
+    Config cfg = make_config(o->gpu);
+    if (!o->kernel.empty()) set_kernel(cfg, o->kernel);
     translate::Fa3LogSource src(instr::read_log(o->log), cfg, static_cast<int>(cfg.i("gpu.num_sms")), opt);
     for (const auto& w : src.warnings()) std::cerr << "simfa: warning: " << w << "\n";
     const auto& k = src.kernel();

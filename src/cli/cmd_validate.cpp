@@ -1,4 +1,7 @@
-// `simfa validate`: simulate every case of a measurements CSV and compare with the measured times.
+// `simfa validate`: simulate every case of a measurements CSV and compare with the measured times;
+// with --logs, each case from the instrumentation log of the kernel that was measured.
+#include <cctype>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -6,9 +9,27 @@
 
 #include "cli/commands.h"
 #include "cli/report_cmds.h"
+#include "instr/log_reader.h"
 #include "sim/error.h"
+#include "sim/config.h"
+#include "translate/fa3_log_source.h"
 
 namespace simfa::cli {
+
+namespace {
+// The gpu column: a preset or a TOML file, or the device name CUDA reports, as the gpu/ kit's
+// timings CSV writes it: "NVIDIA H200" is the preset h200 (prefix dropped, lower case, spaces as
+// dashes) when such a preset exists; anything else is passed on unchanged.
+std::string gpu_of_row(const std::string& g) {
+  const std::string prefix = "NVIDIA ";
+  if (g.rfind(prefix, 0) != 0) return g;
+  std::string p;
+  for (char ch : g.substr(prefix.size())) p += ch == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (const auto& name : gpu_preset_names())
+    if (name == p) return p;
+  return g;
+}
+}  // namespace
 
 WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gpu, double clock_mhz) {
   WorkloadFlags f;
@@ -24,7 +45,7 @@ WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gp
   f.clock_mhz = m.clock_mhz > 0 ? m.clock_mhz : clock_mhz;
   f.clock_measured = m.clock_measured;
   f.gpu = gpu;
-  if (!m.gpu.empty()) f.gpu.gpu = m.gpu;
+  if (!m.gpu.empty()) f.gpu.gpu = gpu_of_row(m.gpu);
   return f;
 }
 
@@ -50,7 +71,36 @@ CaseSetup setup_case(const report::MeasuredCase& m, const GpuOptions& gpu, doubl
   }
 }
 
+// The case's log translated under the case's configuration; its shape must be the row's.
+RunResult simulate_log(const report::MeasuredCase& m, const CaseSetup& c, const CaseLogs& logs) {
+  translate::TranslateOptions opt;
+  opt.bubbles = translate::parse_bubble_mode(logs.bubbles);
+  opt.causal = c.shape.causal;
+  if (c.shape.dtype != spec::DType::FP8_E4M3) opt.dtype16 = c.shape.dtype;
+  translate::Fa3LogSource src(instr::read_log(logs.path(m)), c.cfg, static_cast<int>(c.cfg.i("gpu.num_sms")), opt);
+  for (const auto& w : src.warnings()) std::cerr << "simfa: warning: " << w << "\n";
+  const spec::AttentionShape& a = src.fa3().shape;
+  const spec::AttentionShape& b = c.shape;
+  if (a.batch != b.batch || a.seqlen_q != b.seqlen_q || a.seqlen_kv != b.seqlen_kv || a.heads_kv != b.heads_kv ||
+      a.group != b.group || a.head_dim != b.head_dim || a.dtype != b.dtype)
+    user_error("the log {} describes B {} x H_KV {} x G {}, L {}, S {}, D {}, {}, but the row B {} x H_KV {} x G {}, "
+               "L {}, S {}, D {}, {}",
+               logs.path(m), a.batch, a.heads_kv, a.group, a.seqlen_q, a.seqlen_kv, a.head_dim,
+               spec::dtype_name(a.dtype), b.batch, b.heads_kv, b.group, b.seqlen_q, b.seqlen_kv, b.head_dim,
+               spec::dtype_name(b.dtype));
+  return run_trace(src, c.cfg);
+}
+
 }  // namespace
+
+std::string CaseLogs::path(const report::MeasuredCase& m) const {
+  return (std::filesystem::path(dir) / (m.name + ".evlog")).string();
+}
+
+bool CaseLogs::has(const report::MeasuredCase& m) const {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path(m), ec);
+}
 
 void check_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu, double clock_mhz,
                  const std::vector<std::string>& extra_ablations) {
@@ -59,13 +109,15 @@ void check_cases(const std::vector<report::MeasuredCase>& cases, const GpuOption
 
 std::vector<report::CaseResult> run_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu,
                                           double clock_mhz, const std::vector<std::string>& extra_ablations,
-                                          const std::function<void(const report::CaseResult&)>& on_case) {
+                                          const std::function<void(const report::CaseResult&)>& on_case,
+                                          const CaseLogs* logs) {
   std::vector<report::CaseResult> out;
   for (const auto& m : cases) {
+    if (logs && !logs->has(m)) continue;
     const CaseSetup c = setup_case(m, gpu, clock_mhz, extra_ablations);
     RunResult r;
     try {
-      r = simulate_workload(c.shape, c.cfg);
+      r = logs ? simulate_log(m, c, *logs) : simulate_workload(c.shape, c.cfg);
     } catch (const UserError& e) {
       rethrow_for(m, e);
     }
@@ -88,9 +140,10 @@ std::string ablation_note(const Config& cfg, const std::vector<std::string>& abl
 void add_validate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("validate", "simulate every case of a measurements CSV and report the errors (MAPE)");
   struct Opts {
-    std::string csv, json;
+    std::string csv, json, kernel;
     GpuOptions gpu;
     double clock_mhz = 0;
+    CaseLogs logs;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("--measurements", o->csv,
@@ -100,18 +153,48 @@ void add_validate_command(CLI::App& app) {
   add_gpu_options(cmd, o->gpu);
   cmd->add_option("--clock-mhz", o->clock_mhz, "SM clock in MHz for rows without clock_mhz (default: the GPU preset's)");
   cmd->add_option("--json", o->json, "also write {mape_pct, max_abs_error_pct, cases: [...]} to FILE");
-  cmd->callback([o] {
+  cmd->add_option("--kernel", o->kernel, "kernel to model: fa3 or simfa-attn (gpu/attn); same as --set fa3.kernel=");
+  auto* logs_opt = cmd->add_option("--logs", o->logs.dir,
+                                   "simulate each case from DIR/CASE.evlog, an instrumentation log of the measured "
+                                   "kernel (translated as by simfa translate); rows without a log are skipped");
+  cmd->add_option("--bubbles", o->logs.bubbles,
+                  "with --logs: 'model' bubbles or 'measured' (SOFTMAX_* and simfa-attn's EPILOGUE_* gaps)")
+      ->capture_default_str();
+  cmd->callback([o, cmd, logs_opt] {
+    if (!o->kernel.empty()) {
+      Config probe = make_config(o->gpu);
+      set_kernel(probe, o->kernel);  // a bad name or a contradicting --set fails here
+      o->gpu.sets.push_back("fa3.kernel=" + o->kernel);
+    }
+    const bool with_logs = logs_opt->count() > 0;
+    if (!with_logs && cmd->get_option("--bubbles")->count())
+      user_error("--bubbles applies to cases simulated from logs: add --logs DIR");
+    translate::parse_bubble_mode(o->logs.bubbles);  // a bad name fails before any run
     const auto cases = report::read_measurements(o->csv);
     check_cases(cases, o->gpu, o->clock_mhz, {});  // every row's shape and GPU, before any run
+    if (with_logs) {
+      std::error_code ec;
+      if (!std::filesystem::is_directory(o->logs.dir, ec))
+        user_error("--logs {}: not a directory", o->logs.dir);
+      std::size_t found = 0;
+      for (const auto& m : cases) {
+        if (o->logs.has(m)) ++found;
+        else std::cerr << fmt::format("simfa: note: {} has no {}: case '{}' skipped\n", o->logs.dir, m.name + ".evlog", m.name);
+      }
+      if (found == 0)
+        user_error("--logs {}: no case of {} has a log there (expected {})", o->logs.dir, o->csv,
+                   o->logs.path(cases.front()));
+    }
     std::cerr << ablation_note(make_config(o->gpu), o->gpu.ablations);
     std::size_t w = 4;
     for (const auto& m : cases) w = std::max(w, m.name.size());
+    const CaseLogs* logs = with_logs ? &o->logs : nullptr;
     std::cout << fmt::format("{:<{}}  {:>12}  {:>12}  {:>8}\n", "case", w, "measured_us", "simulated_us", "error");
     const auto results = run_cases(cases, o->gpu, o->clock_mhz, {}, [&](const report::CaseResult& c) {
       std::cout << fmt::format("{:<{}}  {:>12.2f}  {:>12.2f}  {:>+7.1f}%\n", c.name, w, c.measured_us, c.simulated_us,
                                c.error_pct)
                 << std::flush;
-    });
+    }, logs);
     const report::ErrorSummary s = report::summarize(results);
     std::cout << fmt::format("MAPE {:.1f}%, max |error| {:.1f}% over {} case{}\n", s.mape_pct, s.max_abs_error_pct,
                              s.cases, s.cases == 1 ? "" : "s");

@@ -48,6 +48,14 @@ void add_gpu_options(CLI::App* app, GpuOptions& o, bool ablate) {
 
 Config make_config(const GpuOptions& o) { return simfa::make_config(o.gpu, o.sets, o.ablations); }
 
+void set_kernel(Config& cfg, const std::string& name) {
+  if (name != "fa3" && name != "simfa-attn")
+    user_error("--kernel {}: expected fa3 (FlashAttention-3) or simfa-attn (simfa's own gpu/attn kernel)", name);
+  if (cfg.origin("fa3.kernel") != "default" && cfg.s("fa3.kernel") != name)
+    user_error("--kernel {} contradicts fa3.kernel = {} ({})", name, cfg.s("fa3.kernel"), cfg.origin("fa3.kernel"));
+  cfg.set("fa3.kernel", name, "--kernel");
+}
+
 void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
   std::ofstream out(path);
   if (!out) throw UserError(fmt::format("{}: cannot open for writing", path));

@@ -18,12 +18,23 @@ WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gp
 void check_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu, double clock_mhz,
                  const std::vector<std::string>& extra_ablations);
 
+// Instrumentation logs instead of synthesized traces (`simfa validate --logs`): the case named
+// NAME is simulated from DIR/NAME.evlog, translated as `simfa translate --bubbles BUBBLES` would.
+struct CaseLogs {
+  std::string dir;
+  std::string bubbles = "model";  // model | measured
+  std::string path(const report::MeasuredCase& m) const;
+  bool has(const report::MeasuredCase& m) const;
+};
+
 // Runs every case through the path of `simfa run` (workload_shape, workload_config,
-// simulate_workload) with `extra_ablations` added to the configuration. Errors of a case are
-// rethrown naming its file:line and name. `on_case` (may be empty) sees each result as it comes.
+// simulate_workload) with `extra_ablations` and `sets` added to the configuration, or, with
+// `logs`, through the translation of the case's log (which must describe the row's shape). Errors
+// of a case are rethrown naming its file:line and name. `on_case` (may be empty) sees each result.
 std::vector<report::CaseResult> run_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu,
                                           double clock_mhz, const std::vector<std::string>& extra_ablations,
-                                          const std::function<void(const report::CaseResult&)>& on_case = {});
+                                          const std::function<void(const report::CaseResult&)>& on_case = {},
+                                          const CaseLogs* logs = nullptr);
 
 // A note for stderr when the memory model makes ablations of the memory system meaningless.
 std::string ablation_note(const Config& cfg, const std::vector<std::string>& ablations);

@@ -180,6 +180,13 @@ std::optional<std::string> validate(const TensorMap& m) {
   for (int i = 1; i < m.rank; ++i) {
     if (m.strides[i] == 0) return fmt::format("stride {} is zero", i);
     if (m.strides[i] % 16 != 0) return fmt::format("stride {} = {} is not a multiple of 16 bytes", i, m.strides[i]);
+    // The TMA engine recovers a box's coordinates from its address (to clip it to the tensor), which
+    // needs the dimensions innermost first and not overlapping.
+    const std::uint64_t below = (i == 1 ? m.esz : m.strides[i - 1]) * m.dims[i - 1];
+    if (m.strides[i] < below)
+      return fmt::format("stride {} = {} is smaller than dimension {}'s extent of {} bytes: list the dimensions "
+                         "innermost first, without overlap",
+                         i, m.strides[i], i - 1, below);
   }
   if ((static_cast<std::uint64_t>(m.box[0]) * m.esz) % 16 != 0)
     return fmt::format("inner box extent {} bytes is not a multiple of 16", m.box[0] * m.esz);

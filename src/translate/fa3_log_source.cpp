@@ -3,6 +3,8 @@
 // each CTA again when the simulator opens it (memory stays one CTA's trace).
 #include "translate/fa3_log_source.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "instr/warpgroups.h"
@@ -29,20 +31,17 @@ struct Fa3LogSource::Impl {
 
 namespace {
 
-// Log clock ticks -> simulated SM cycles, for measured bubbles.
-double cycles_per_tick(const instr::EventLog& log, double sim_clock_hz, std::vector<std::string>& warnings) {
-  double rate = static_cast<double>(log.header.clock_rate_hz);
-  if (rate <= 0) {
-    if (log.header.clock_kind == SIMFA_CLOCK_GLOBALTIMER_NS) {
-      rate = 1e9;
-    } else {
-      warnings.push_back(log.source + ": clock64 log without a clock rate: measured ticks are taken as "
-                                      "simulated cycles");
-      return 1.0;
-    }
-  }
+// Log clock ticks -> simulated SM cycles, for measured bubbles. clock64 ticks are cycles of the SM
+// that ran the work: CUDA-core work takes the same number of cycles at any clock, so they count 1:1
+// (the header's rate, often a probe of the idle clock, only converts them to seconds). Nanoseconds
+// of %globaltimer become cycles of the simulated clock.
+double cycles_per_tick(const instr::EventLog& log, double sim_clock_hz) {
+  if (log.header.clock_kind == SIMFA_CLOCK_CLOCK64) return 1.0;
+  const double rate = log.header.clock_rate_hz > 0 ? static_cast<double>(log.header.clock_rate_hz) : 1e9;
   return sim_clock_hz / rate;
 }
+
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
 }  // namespace
 
@@ -53,8 +52,18 @@ Fa3LogSource::Fa3LogSource(instr::EventLog log, const Config& cfg, int num_sms, 
   m.warnings = m.log.warnings;
   m.k = fa3_kernel_from_log(m.log, cfg, num_sms, opt);
   m.em = std::make_unique<workload::Fa3Emitter>(m.k);
-  m.em->set_global_bases(m.log.tensormap(SIMFA_TMAP_Q)->base, m.log.tensormap(SIMFA_TMAP_K)->base,
-                         m.log.tensormap(SIMFA_TMAP_V)->base, m.log.tensormap(SIMFA_TMAP_O)->base);
+  const auto* q = m.log.tensormap(SIMFA_TMAP_Q);
+  const auto* kk = m.log.tensormap(SIMFA_TMAP_K);
+  const auto* v = m.log.tensormap(SIMFA_TMAP_V);
+  if (m.k.o_from_registers) {
+    // The log does not record where O and the LSE live: the trace puts them after Q, K and V.
+    const std::uint64_t align = 2u << 20;
+    const std::uint64_t o = align_up(std::max({tensor_end(*q), tensor_end(*kk), tensor_end(*v)}), align);
+    m.em->set_global_bases(q->base, kk->base, v->base, o);
+    m.em->set_lse_base(align_up(o + m.em->o_bytes(), align));
+  } else {
+    m.em->set_global_bases(q->base, kk->base, v->base, m.log.tensormap(SIMFA_TMAP_O)->base);
+  }
   m.sched = std::make_unique<workload::TileSchedule>(m.k);
   m.wgs = instr::dedupe_warpgroups(m.log);
   m.warnings.insert(m.warnings.end(), m.wgs.warnings.begin(), m.wgs.warnings.end());
@@ -64,7 +73,7 @@ Fa3LogSource::Fa3LogSource(instr::EventLog log, const Config& cfg, int num_sms, 
   m.ctx.sched = m.sched.get();
   m.ctx.bubbles = opt.bubbles;
   if (opt.bubbles == BubbleMode::Measured)
-    m.ctx.cycles_per_tick = cycles_per_tick(m.log, cfg.f("gpu.clock"), m.warnings);
+    m.ctx.cycles_per_tick = cycles_per_tick(m.log, cfg.f("gpu.clock"));
 
   // Roles: WarpGroup 0 produces, the others consume; a stream cut by an overflow cannot be translated.
   bool any_softmax = false;

@@ -3,11 +3,13 @@
 // log can be simulated directly or written with trace::write_trace_dir.
 //
 // Contract:
-//  - The kernel (shape, tiles, version, recipe, ...) is the synthesizer's `resolve_fa3` for the
-//    shape the log's TensorMaps describe (Q, K, V, O = ids 0..3) and the launch the header records
-//    (grid -> fa3.grid, WarpGroups per CTA -> fa3.tile_m, K box rows -> fa3.tile_n, each only when
-//    the configuration leaves the key at its default); the other fa3.* keys come from `cfg`. The
-//    log's TensorMaps must then equal the kernel's (bases excepted: the trace keeps the log's).
+//  - The kernel (implementation, shape, tiles, version, recipe, ...) is the synthesizer's
+//    `resolve_fa3` for the shape the log's TensorMaps describe (Q, K, V, O = ids 0..3; simfa-attn,
+//    fa3.kernel = simfa-attn, records Q, K and V only) and the launch the header records (grid ->
+//    fa3.grid, WarpGroups per CTA -> fa3.tile_m, K box rows -> fa3.tile_n, each only when the
+//    configuration leaves the key at its default); the other fa3.* keys come from `cfg`. The log's
+//    TensorMaps, dimensions put in stride order, must then equal the kernel's (bases excepted: the
+//    trace keeps the log's; simfa-attn's O and LSE go after the highest of Q, K and V).
 //  - Each logged event becomes the instructions the synthesizer emits for that FA3 operation
 //    (workload::Fa3Emitter), and the kernel's instructions that have no event (the Q wait and
 //    release, stage releases after the wgmma waits, the ping-pong and epilogue barriers, the O
@@ -35,7 +37,8 @@ namespace simfa::translate {
 
 enum class BubbleMode : std::uint8_t {
   Model,     // the §5.2 formula, as the synthesizer computes it (fa3.bubbles / fa3.recipe)
-  Measured,  // softmax bubbles bracketed by SOFTMAX_START / SOFTMAX_END take the measured time
+  Measured,  // bubbles bracketed by SOFTMAX_START / SOFTMAX_END (simfa-attn also EPILOGUE_START /
+             // EPILOGUE_END) take the measured time; clock64 ticks count 1:1 as cycles
 };
 BubbleMode parse_bubble_mode(const std::string& text);  // "model" | "measured"; UserError otherwise
 

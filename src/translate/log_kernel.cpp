@@ -1,6 +1,9 @@
 // Which FA3 kernel a log was recorded from: the shape from the Q and K TensorMaps, the launch from
-// the header, the remaining fa3.* choices from the configuration; then the log's four TensorMaps
-// must be the ones that kernel uses.
+// the header, the remaining fa3.* choices from the configuration; then the log's TensorMaps (Q, K,
+// V, and O for FA3 itself) must be the ones that kernel uses.
+#include <algorithm>
+#include <numeric>
+
 #include <fmt/format.h>
 
 #include "sim/config.h"
@@ -31,17 +34,51 @@ trace::TensorMap to_trace_map(const simfa_tensormap_desc& d) {
   return m;
 }
 
+simfa_tensormap_desc normalized(const simfa_tensormap_desc& d) {
+  const std::uint32_t rank = std::min<std::uint32_t>(d.rank, SIMFA_EVLOG_MAX_RANK);
+  std::uint32_t order[SIMFA_EVLOG_MAX_RANK] = {0, 1, 2, 3, 4};
+  // Ascending stride; on a tie (a dimension of extent 1 may carry the stride of the next one, e.g.
+  // simfa-attn's [D, S, H, B] with one KV head) the extent-1 dimension is the inner one.
+  if (rank > 1)
+    std::stable_sort(order + 1, order + rank, [&](std::uint32_t a, std::uint32_t b) {
+      if (d.strides_bytes[a] != d.strides_bytes[b]) return d.strides_bytes[a] < d.strides_bytes[b];
+      return d.dims[a] < d.dims[b];
+    });
+  simfa_tensormap_desc n = d;
+  for (std::uint32_t i = 0; i < rank; ++i) {
+    n.dims[i] = d.dims[order[i]];
+    n.strides_bytes[i] = d.strides_bytes[order[i]];
+    n.box[i] = static_cast<std::uint32_t>(std::min<std::uint64_t>(d.box[order[i]], d.dims[order[i]]));
+  }
+  return n;
+}
+
+std::uint64_t tensor_end(const simfa_tensormap_desc& d) {
+  std::uint64_t end = d.base + d.elem_bytes;
+  for (std::uint32_t i = 0; i < d.rank && i < SIMFA_EVLOG_MAX_RANK; ++i)
+    end += (d.dims[i] - 1) * (i == 0 ? std::uint64_t(d.elem_bytes) : d.strides_bytes[i]);
+  return end;
+}
+
 namespace {
 
 const char* const kMapNames[4] = {"Q", "K", "V", "O"};
 
-const simfa_tensormap_desc& need_map(const instr::EventLog& log, std::uint32_t id) {
+simfa_tensormap_desc need_map(const instr::EventLog& log, std::uint32_t id, workload::Impl impl) {
   const auto* m = log.tensormap(id);
+  if (!m && impl == workload::Impl::SimfaAttn)
+    user_error("{}: no TensorMap with id {} ({}): a log of the simfa-attn kernel records its Q, K and V "
+               "TensorMaps (ids 0..2, EvlogHost::add_tensormap)",
+               log.source, id, kMapNames[id]);
   if (!m)
     user_error("{}: no TensorMap with id {} ({}): an FA3 log records the Q, K, V and O TensorMaps "
-               "(ids 0..3, EvlogHost::add_tensormap)",
-               log.source, id, kMapNames[id]);
-  return *m;
+               "(ids 0..3, EvlogHost::add_tensormap){}",
+               log.source, id, kMapNames[id],
+               id == SIMFA_TMAP_O && log.tensormap(SIMFA_TMAP_Q) && log.tensormap(SIMFA_TMAP_K)
+                   ? "; simfa's own kernel (gpu/attn) stores O without one: translate its logs with --kernel "
+                     "simfa-attn"
+                   : "");
+  return normalized(*m);
 }
 
 bool same_geometry(const trace::TensorMap& a, const trace::TensorMap& b) {
@@ -56,10 +93,16 @@ void set_if_default(Config& cfg, const char* key, std::int64_t value, const std:
 
 workload::Fa3Kernel fa3_kernel_from_log(const instr::EventLog& log, const Config& cfg_in, int num_sms,
                                         const TranslateOptions& opt) {
-  const auto& q = need_map(log, SIMFA_TMAP_Q);
-  const auto& kk = need_map(log, SIMFA_TMAP_K);
-  need_map(log, SIMFA_TMAP_V);
-  need_map(log, SIMFA_TMAP_O);
+  const bool own = cfg_in.s("fa3.kernel") == "simfa-attn";
+  const workload::Impl impl = own ? workload::Impl::SimfaAttn : workload::Impl::Fa3;
+  const auto q = need_map(log, SIMFA_TMAP_Q, impl);
+  const auto kk = need_map(log, SIMFA_TMAP_K, impl);
+  need_map(log, SIMFA_TMAP_V, impl);
+  if (own && log.tensormap(SIMFA_TMAP_O))
+    user_error("{}: the log has an O TensorMap (id 3), but the simfa-attn kernel stores O from registers "
+               "and records none: an FA3 log? (translate it with --kernel fa3)",
+               log.source);
+  if (!own) need_map(log, SIMFA_TMAP_O, impl);
 
   spec::AttentionShape s;
   if (kk.rank != 4)
@@ -124,15 +167,15 @@ workload::Fa3Kernel fa3_kernel_from_log(const instr::EventLog& log, const Config
     user_error("{}: the log has {} WarpGroups per CTA, the FA3 kernel {} (fa3.tile_m = {})", log.source, wgs,
                k.consumer_wgs + 1, k.tile_m);
 
-  // The log's TensorMaps must be the kernel's.
+  // The log's TensorMaps must be the kernel's (simfa-attn's O and LSE stores have none).
   const workload::Fa3Emitter em(k);
-  for (std::uint32_t id = 0; id < 4; ++id) {
-    const trace::TensorMap logged = to_trace_map(*log.tensormap(id));
+  for (std::uint32_t id = 0; id < (own ? 3u : 4u); ++id) {
+    const trace::TensorMap logged = to_trace_map(normalized(*log.tensormap(id)));
     const trace::TensorMap& want = em.kernel_info().tmap(static_cast<std::uint16_t>(id));
     if (!same_geometry(logged, want))
       user_error("{}: TensorMap {} ({}) of the log does not match the FA3 kernel {} ({}x{} tiles, cluster {}): "
                  "log '{}', kernel '{}'; set the kernel's keys with --set (fa3.tile_n, fa3.cluster, "
-                 "fa3.pack_gqa, fa3.tma_per_tile, fa3.recipe) or --causal / --dtype",
+                 "fa3.pack_gqa, fa3.tma_per_tile, fa3.recipe) or --kernel / --causal / --dtype",
                  log.source, id, kMapNames[id], k.name(), k.tile_m, k.tile_n, k.cluster, trace::format(logged),
                  trace::format(want));
   }

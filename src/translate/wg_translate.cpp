@@ -8,8 +8,10 @@
 //             GEMM_QK/PV_ISSUE -> WGMMAs + WGMMA_COMMIT with the ping-pong barriers around them;
 //             WAIT_WG_N -> WGMMA_WAIT 1 N, RELEASE_STAGE of the GEMM it completed, then the bubble
 //             of what follows (softmax after a QK); a PV without a QK in its iteration -> the
-//             tail (RELEASE Q); tile end / EPILOGUE_* / TMA_O_STORE -> the epilogue and O store.
-// A bubble waits until the next event, so SOFTMAX_START/END can replace it by the measured time.
+//             tail (RELEASE Q); tile end / EPILOGUE_* / TMA_O_STORE -> the epilogue and O store
+//             (simfa-attn: one epilogue bubble, then this consumer's O rows and LSE).
+// A bubble waits until the next event, so SOFTMAX_START/END (and simfa-attn's EPILOGUE_START/END)
+// can replace it by the measured time.
 #include "translate/wg_translate.h"
 
 #include <cmath>
@@ -152,7 +154,7 @@ class ProducerTr final : WgBase {
                              t_.m_block));
           q_ = tile_started_work_ = true;
           e_.load_q(o, t_);
-          if (!k_.paper_recipe && work_ > 0) e_.bar_sync(o, ids::kBarO, 1);
+          if (k_.uses_barrier_o() && work_ > 0) e_.bar_sync(o, ids::kBarO, 1);
           break;
         case SIMFA_EV_TMA_K_ISSUE:
         case SIMFA_EV_TMA_V_ISSUE: {
@@ -179,7 +181,7 @@ class ProducerTr final : WgBase {
       ++res_.events;
     }
     end_tile();
-    if (!k_.paper_recipe && k_.version == workload::Version::Current && work_ > 0)
+    if (k_.uses_barrier_o() && k_.version == workload::Version::Current && work_ > 0)
       e_.bar_sync(o, ids::kBarO, 1);
     return std::move(res_);
   }
@@ -219,27 +221,23 @@ class ConsumerTr final : WgBase {
     pp_ = k_.pingpong && !k_.paper_pingpong;
     dynamic_ = k_.scheduler == workload::SchedKind::Dynamic;
     last_ = c_ == nc_ - 1;
-    stores_ = k_.paper_recipe || last_;
+    stores_ = k_.paper_recipe || k_.o_from_registers || last_;
     p_extra_ = k_.pv_rs ? 0 : k_.bubbles.stsm_p;
   }
 
   WgResult run() {
     auto& o = res_.code;
     // mma_init: who may go first in the ping-pong; the scheduler's "tile slot empty" arrival.
-    if (pp_ && ((cur_ && c_ == 0) || (!cur_ && last_))) e_.bar_arrive(o, ids::kBarPingPong);
+    if (pp_ && ((cur_ && c_ == 0) || (!cur_ && last_))) e_.bar_arrive(o, k_.pingpong_bar);
     if (dynamic_) e_.bar_arrive(o, ids::kBarSchedEmpty);
     for (idx_ = 0; idx_ < s_.events.size(); ++idx_) {
       const Entry& en = ev();
       switch (en.event) {
         case SIMFA_EV_SOFTMAX_START:
-          if (pend_ && pend_->softmax) pend_->start = en.timestamp;
+          if (pend_ && pend_->bracket == Bracket::Softmax) pend_->start = en.timestamp;
           continue;
         case SIMFA_EV_SOFTMAX_END:
-          if (pend_ && pend_->softmax && pend_->start && x_.bubbles == BubbleMode::Measured) {
-            const std::uint64_t ticks = en.timestamp >= *pend_->start ? en.timestamp - *pend_->start : 0;
-            pend_->cycles = static_cast<std::uint32_t>(std::llround(double(ticks) * x_.cycles_per_tick));
-            ++res_.measured_bubbles;
-          }
+          measure(Bracket::Softmax);
           continue;
         case SIMFA_EV_TILE_START:
           flush();
@@ -272,6 +270,7 @@ class ConsumerTr final : WgBase {
         case SIMFA_EV_EPILOGUE_START:
         case SIMFA_EV_TMA_O_STORE:
         case SIMFA_EV_EPILOGUE_END:
+          if (en.event == SIMFA_EV_EPILOGUE_END) measure(Bracket::Epilogue);
           flush();
           on_epilogue(en.event);
           break;
@@ -295,21 +294,35 @@ class ConsumerTr final : WgBase {
     bool qk = false;
     std::uint16_t stage = 0, n = 0;
   };
+  // Events that bracket a bubble: its measured length can replace the model's (--bubbles measured).
+  enum class Bracket : std::uint8_t { None, Softmax /* SOFTMAX_START/END */, Epilogue /* EPILOGUE_START/END */ };
   struct Pending {  // a bubble (and the paper ping-pong's barrier before it) not emitted yet
     std::vector<Instr> pre;
     std::uint32_t cycles = 0;
-    bool softmax = false;
+    Bracket bracket = Bracket::None;
     std::optional<std::uint64_t> start;
+    bool measured = false;  // cycles is a logged duration: emitted as BUBBLE fixed=1
   };
 
-  std::uint16_t own_bar() const { return static_cast<std::uint16_t>(ids::kBarPingPong + c_); }
-  std::uint16_t next_bar() const { return static_cast<std::uint16_t>(ids::kBarPingPong + (c_ + 1) % nc_); }
+  std::uint16_t own_bar() const { return static_cast<std::uint16_t>(k_.pingpong_bar + c_); }
+  std::uint16_t next_bar() const { return static_cast<std::uint16_t>(k_.pingpong_bar + (c_ + 1) % nc_); }
+
+  // The event closing bracket `b`: the pending bubble it closes takes the measured gap.
+  void measure(Bracket b) {
+    if (!pend_ || pend_->bracket != b || !pend_->start || x_.bubbles != BubbleMode::Measured) return;
+    const std::uint64_t ticks = ev().timestamp >= *pend_->start ? ev().timestamp - *pend_->start : 0;
+    pend_->cycles = static_cast<std::uint32_t>(std::llround(double(ticks) * x_.cycles_per_tick));
+    pend_->measured = true;
+    ++res_.measured_bubbles;
+  }
 
   void flush() {
     if (!pend_) return;
     auto& o = res_.code;
     o.insert(o.end(), pend_->pre.begin(), pend_->pre.end());
-    e_.bubble(o, pend_->cycles);
+    // A logged duration already holds the slowdowns the core would add (docs/architecture.md).
+    if (pend_->measured && pend_->cycles) o.push_back(trace::Instr::bubble(pend_->cycles, /*fixed=*/true));
+    else e_.bubble(o, pend_->cycles);
     pend_.reset();
   }
 
@@ -462,7 +475,7 @@ class ConsumerTr final : WgBase {
       softmaxed_.push_back(g);
       const bool masked = workload::block_masked(k_, r_, g.n);
       Pending p;
-      p.softmax = true;
+      p.bracket = Bracket::Softmax;
       if (k_.paper_bubbles) {
         if (k_.paper_pingpong) paper_before_softmax(p.pre);
         p.cycles = (masked && k_.shape.causal ? bc.mask : 0) + bc.paper_total();
@@ -480,7 +493,7 @@ class ConsumerTr final : WgBase {
       if (overlap_ && !k_.paper_bubbles) {
         if (iter_qk_)  // steady state: convert P (+ rescale O)
           e_.bubble(o, bc.convert_p + p_extra_ + (cur_ && k_.head_dim <= 128 ? bc.rescale_o : 0));
-        else  // tail: O *= 1/row_sum
+        else if (!k_.o_from_registers)  // tail: O *= 1/row_sum (simfa-attn: in the epilogue)
           e_.bubble(o, bc.rescale_o);
       }
     }
@@ -497,6 +510,9 @@ class ConsumerTr final : WgBase {
     dynamic_barriers();
     epilogue_head();
     if (event == SIMFA_EV_TMA_O_STORE) {
+      if (k_.o_from_registers)
+        fail("TMA_O_STORE: the simfa-attn kernel stores O from registers with ordinary stores, not by TMA "
+             "(an FA3 log? translate with --kernel fa3)");
       if (!stores_)
         fail(fmt::format("TMA_O_STORE in consumer {}: in this kernel consumer {} stores O", c_, nc_ - 1));
       if (store_done_) fail("a second TMA_O_STORE in one tile");
@@ -522,7 +538,7 @@ class ConsumerTr final : WgBase {
     if (!overlap_) {
       if (pp_) e_.bar_arrive(o, next_bar());
       e_.release_q(o);
-      if (!k_.paper_bubbles) e_.bubble(o, k_.bubbles.rescale_o);
+      if (!k_.paper_bubbles && !k_.o_from_registers) e_.bubble(o, k_.bubbles.rescale_o);
     } else if (!tail_) {
       fail("the tile ends without its tail PV GEMM");
     }
@@ -536,11 +552,20 @@ class ConsumerTr final : WgBase {
     e_.bar_arrive(res_.code, ids::kBarSchedEmpty);
   }
 
-  // Epilogue up to the O store: convert O, sync the consumers, STSM, epilogue barrier.
+  // Epilogue up to the O store: convert O, sync the consumers, STSM, epilogue barrier. simfa-attn:
+  // one bubble (normalise, convert, store issue), which EPILOGUE_START/END bracket.
   void epilogue_head() {
     if (head_done_) return;
     head_done_ = true;
     if (k_.paper_recipe) return;
+    if (k_.o_from_registers) {
+      Pending p;
+      p.cycles = k_.register_epilogue_bubble();
+      p.bracket = Bracket::Epilogue;
+      if (idx_ < s_.events.size() && ev().event == SIMFA_EV_EPILOGUE_START) p.start = ev().timestamp;
+      pend_ = std::move(p);
+      return;
+    }
     auto& o = res_.code;
     const auto others = static_cast<std::uint32_t>(nc_ - 1);
     e_.bubble(o, k_.bubbles.convert_o);
@@ -554,6 +579,11 @@ class ConsumerTr final : WgBase {
     if (store_done_ || !stores_) return;
     store_done_ = true;
     auto& o = res_.code;
+    if (k_.o_from_registers) {
+      flush();  // the epilogue bubble
+      e_.store_o_from_registers(o, t_, c_);
+      return;
+    }
     if (k_.paper_recipe) {
       e_.store_o(o, t_, 64 * c_);
       return;
@@ -585,12 +615,12 @@ class ConsumerTr final : WgBase {
   // Paper §5.2 ping-pong: consumer 0 arrives on barrier A before each QK and waits on B before each
   // softmax; consumer 1 the opposite.
   void paper_before_qk() {
-    if (c_ == 0) e_.bar_arrive(res_.code, ids::kBarPingPong);
-    else e_.bar_sync(res_.code, ids::kBarPingPong, 1);
+    if (c_ == 0) e_.bar_arrive(res_.code, k_.pingpong_bar);
+    else e_.bar_sync(res_.code, k_.pingpong_bar, 1);
   }
   void paper_before_softmax(std::vector<Instr>& o) const {
-    if (c_ == 0) e_.bar_sync(o, ids::kBarPingPong + 1, 1);
-    else e_.bar_arrive(o, ids::kBarPingPong + 1);
+    if (c_ == 0) e_.bar_sync(o, static_cast<std::uint16_t>(k_.pingpong_bar + 1), 1);
+    else e_.bar_arrive(o, static_cast<std::uint16_t>(k_.pingpong_bar + 1));
   }
 
   const ProducerLoads& loads_;

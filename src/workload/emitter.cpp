@@ -26,6 +26,7 @@ Fa3Emitter::Fa3Emitter(const Fa3Kernel& k) : k_(k) {
   lay_.k = align_up(lay_.q + B * L * Hq * D * P, align);
   lay_.v = align_up(lay_.k + B * S * Hk * D * P, align);
   lay_.o = align_up(lay_.v + B * S * Hk * D * P, align);
+  lay_.lse = align_up(lay_.o + B * L * Hq * D * PO, align);
 
   // Shared memory (fa3-kernel.md §1): current orders V, Q, K (+P for an SS PV GEMM); the original
   // Q, K, V. O aliases V stage 0 in both. The totals add the barrier/alignment overhead that
@@ -34,14 +35,20 @@ Fa3Emitter::Fa3Emitter(const Fa3Kernel& k) : k_(k) {
   lay_.q_bytes = std::uint64_t(k.tile_m) * k.head_dim * P;
   lay_.p_bytes = k.pv_rs ? 0 : std::uint64_t(k.tile_m) * k.tile_n * P;
   const std::uint64_t kv = lay_.k_stage_bytes * k.stages;
-  if (k.version == Version::Current) {
+  if (k.impl == Impl::SimfaAttn) {
+    // attn_kernel.cuh SharedStorage: Q, K stages, V stages (1024-aligned), then the 9 mbarriers
+    // (the struct rounds them up to 1024 B), plus 1024 B of slack to align the dynamic base
+    // (kSmemBytes = 215040 at 128 x 176).
+    lay_.smem_q = 0, lay_.smem_k = lay_.q_bytes, lay_.smem_v = lay_.q_bytes + kv, lay_.smem_p = 0;
+    lay_.smem_total = 2 * kv + lay_.q_bytes + 1024 + 1024;
+  } else if (k.version == Version::Current) {
     lay_.smem_v = 0, lay_.smem_q = kv, lay_.smem_k = kv + lay_.q_bytes, lay_.smem_p = 2 * kv + lay_.q_bytes;
     lay_.smem_total = 2 * kv + lay_.q_bytes + lay_.p_bytes + 3072;
   } else {
     lay_.smem_q = 0, lay_.smem_k = lay_.q_bytes, lay_.smem_v = lay_.q_bytes + kv, lay_.smem_p = lay_.q_bytes + 2 * kv;
     lay_.smem_total = 2 * kv + lay_.q_bytes + lay_.p_bytes + 96;
   }
-  lay_.smem_o = lay_.smem_v;
+  lay_.smem_o = lay_.smem_v;  // simfa-attn stores from registers: a nominal source address
 
   // Tensor maps: dimensions innermost first, strides ascending (FA3's row-major [b, seq, h, d]).
   const std::uint32_t cols = static_cast<std::uint32_t>(std::min<std::uint64_t>(k.tma_cols, D));
@@ -82,7 +89,7 @@ Fa3Emitter::Fa3Emitter(const Fa3Kernel& k) : k_(k) {
     return m;
   };
   kv_rows_per_copy_ = k.tile_n / k.cluster;
-  const int o_rows = k.paper_recipe ? 64 : k.tile_m;
+  const int o_rows = k.paper_recipe || k.o_from_registers ? 64 : k.tile_m;
   if (k.pack_gqa && o_rows % G != 0)
     user_error("fa3.pack_gqa with the paper recipe stores 64 rows per WarpGroup; the group size {} "
                "must divide 64", G);
@@ -91,8 +98,12 @@ Fa3Emitter::Fa3Emitter(const Fa3Kernel& k) : k_(k) {
   info_.cluster = static_cast<std::uint32_t>(k.cluster);
   info_.smem = lay_.smem_total;
   const int nc = k.consumer_wgs;
-  // setmaxnreg split (fa3-kernel.md §1.1): 1 WG 56/256, 2 WGs 24/240, 3 WGs 32/160.
-  info_.regs = nc == 1 ? 56 * 128 + 256 * 128 : nc == 2 ? 24 * 128 + 240 * 256 : 65536;
+  // setmaxnreg split (fa3-kernel.md §1.1): 1 WG 56/256, 2 WGs 24/240, 3 WGs 32/160. simfa-attn:
+  // 168 per thread at launch (__launch_bounds__(384, 1); ptxas), split 40 / 232.
+  info_.regs = k.impl == Impl::SimfaAttn ? 384 * 168
+               : nc == 1                 ? 56 * 128 + 256 * 128
+               : nc == 2                 ? 24 * 128 + 240 * 256
+                                         : 65536;
   info_.threads = static_cast<std::uint32_t>(128 * (1 + nc));
   info_.stages = static_cast<std::uint32_t>(2 * k.stages + 1);
   info_.stage_arrivals = static_cast<std::uint32_t>(nc * k.cluster);
@@ -101,6 +112,19 @@ Fa3Emitter::Fa3Emitter(const Fa3Kernel& k) : k_(k) {
                         kv_map(ids::kMapV, lay_.v), q_like(ids::kMapO, lay_.o, PO, cols_o, o_rows)}) {
     if (auto e = trace::validate(m))
       throw InternalError("fa3 emitter: bad tensor map " + std::to_string(m.id) + ": " + *e);
+    info_.define_tmap(m);
+  }
+  if (k.o_from_registers) {
+    // LSE: FP32 [batch, head, seqlen_q] (attn_kernel.cuh Params::lse); one 64-row segment per store.
+    trace::TensorMap m;
+    m.id = ids::kMapLse;
+    m.rank = 3;
+    m.esz = 4;
+    m.base = lay_.lse;
+    m.dims = {L, Hq, B};
+    m.strides = {4, L * 4, Hq * L * 4};
+    m.box = {static_cast<std::uint32_t>(std::min<std::uint64_t>(64, L)), 1, 1};
+    if (auto e = trace::validate(m)) throw InternalError("fa3 emitter: bad LSE tensor map: " + *e);
     info_.define_tmap(m);
   }
   q_tx_ = static_cast<std::uint32_t>(q_slabs_ * info_.tmap(ids::kMapQ).box_bytes());
@@ -113,6 +137,21 @@ void Fa3Emitter::set_global_bases(std::uint64_t q, std::uint64_t k, std::uint64_
   info_.tmaps[ids::kMapK].base = k;
   info_.tmaps[ids::kMapV].base = v;
   info_.tmaps[ids::kMapO].base = o;
+}
+
+void Fa3Emitter::set_lse_base(std::uint64_t lse) {
+  lay_.lse = lse;
+  if (info_.has_tmap(ids::kMapLse)) info_.tmaps[ids::kMapLse].base = lse;
+}
+
+std::uint64_t Fa3Emitter::o_bytes() const {
+  const auto& s = k_.shape;
+  return std::uint64_t(s.batch * s.seqlen_q * s.heads_q() * s.head_dim) * k_.out_bytes;
+}
+
+std::uint64_t Fa3Emitter::lse_bytes() const {
+  const auto& s = k_.shape;
+  return std::uint64_t(s.batch * s.heads_q() * s.seqlen_q) * 4;
 }
 
 std::uint64_t Fa3Emitter::q_addr(std::int64_t b, std::int64_t row, std::int64_t hq, std::int64_t d) const {
@@ -206,6 +245,22 @@ void Fa3Emitter::store_o(Out& o, const Tile& t, int row_offset) const {
                                         q_tile_origin(lay_.o, k_.out_bytes, shifted, std::int64_t(i) * m.box[0]) +
                                             std::uint64_t(extra_rows) * row_bytes,
                                         ids::kMapO, ids::kGroupStore));
+  o.push_back(trace::Instr::tma_commit(ids::kGroupStore));
+}
+
+void Fa3Emitter::store_o_from_registers(Out& o, const Tile& t, int wg) const {
+  const auto& m = info_.tmap(ids::kMapO);
+  const auto& s = k_.shape;
+  const std::int64_t row = t.m_block * k_.tile_m + std::int64_t(wg) * 64;
+  if (row >= s.seqlen_q) return;  // the kernel guards every store with row < seqlen_q
+  const std::uint64_t row_bytes = std::uint64_t(s.heads_q()) * s.head_dim * k_.out_bytes;
+  for (int i = 0; i < o_slabs_; ++i)
+    o.push_back(trace::Instr::tma_store(lay_.smem_o + i * m.box_bytes(),
+                                        q_tile_origin(lay_.o, k_.out_bytes, t, std::int64_t(i) * m.box[0]) +
+                                            std::uint64_t(wg) * 64 * row_bytes,
+                                        ids::kMapO, ids::kGroupStore));
+  const std::uint64_t lse = lay_.lse + std::uint64_t((t.batch * s.heads_q() + t.head) * s.seqlen_q + row) * 4;
+  o.push_back(trace::Instr::tma_store(lay_.smem_o, lse, ids::kMapLse, ids::kGroupStore));
   o.push_back(trace::Instr::tma_commit(ids::kGroupStore));
 }
 

@@ -8,7 +8,7 @@
 //   barriers 1 EpilogueBarrier, 4/5 tile-scheduler smem empty/full, 9+c ping-pong of consumer c,
 //            13 barrier_O (the O store's smem read is done)
 //   groups   WGMMA 0 = QK, 1 = PV; TMA store 0
-//   maps     0 Q, 1 K, 2 V, 3 O
+//   maps     0 Q, 1 K, 2 V, 3 O, 4 LSE (simfa-attn only)
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -20,7 +20,7 @@
 namespace simfa::workload {
 
 namespace ids {
-inline constexpr std::uint16_t kMapQ = 0, kMapK = 1, kMapV = 2, kMapO = 3;
+inline constexpr std::uint16_t kMapQ = 0, kMapK = 1, kMapV = 2, kMapO = 3, kMapLse = 4;
 inline constexpr std::uint16_t kBarEpilogue = 1, kBarSchedEmpty = 4, kBarSchedFull = 5;
 inline constexpr std::uint16_t kBarPingPong = 9, kBarO = 13;
 inline constexpr std::uint16_t kGroupQK = 0, kGroupPV = 1, kGroupStore = 0;
@@ -30,6 +30,7 @@ inline constexpr std::uint32_t kFragS = 0, kFragO = 1, kFragP = 2;  // accumulat
 // Global and shared-memory placement of the tensors and buffers.
 struct Fa3Layout {
   std::uint64_t q = 0, k = 0, v = 0, o = 0;  // global base addresses (2 MiB aligned)
+  std::uint64_t lse = 0;                     // simfa-attn: the FP32 log-sum-exp, [batch, head, seqlen_q]
   std::uint64_t smem_q = 0, smem_k = 0, smem_v = 0, smem_p = 0, smem_o = 0;
   std::uint64_t k_stage_bytes = 0, q_bytes = 0, p_bytes = 0;
   std::uint64_t smem_total = 0;  // SharedStorage bytes (fa3-kernel.md §1 probe sizes)
@@ -46,6 +47,11 @@ class Fa3Emitter {
   // Places Q, K, V and O at these global addresses instead of the default layout (the log
   // translator keeps a real kernel's pointers); the tensor maps' bases follow. Call before emitting.
   void set_global_bases(std::uint64_t q, std::uint64_t k, std::uint64_t v, std::uint64_t o);
+  // simfa-attn: places the LSE array (its map's base follows).
+  void set_lse_base(std::uint64_t lse);
+  // Bytes of the O and LSE tensors (for placing them after a log's Q, K and V).
+  std::uint64_t o_bytes() const;
+  std::uint64_t lse_bytes() const;
 
   std::uint16_t k_stage(int s) const { return static_cast<std::uint16_t>(s); }
   std::uint16_t v_stage(int s) const { return static_cast<std::uint16_t>(k_.stages + s); }
@@ -82,6 +88,10 @@ class Fa3Emitter {
 
   // O of tile `t` (rows [row_offset, row_offset + rows) of the tile): TMA stores + commit.
   void store_o(Out& o, const Tile& t, int row_offset) const;
+  // simfa-attn: consumer `wg` stores its 64 rows of O and their LSE from registers. The trace ISA
+  // has no ordinary store, so the same bytes go out as TMA stores (one per 64-column box of O, one
+  // for the LSE row segment) + commit, never waited for (docs/fa3-workload.md).
+  void store_o_from_registers(Out& o, const Tile& t, int wg) const;
 
   // Global address of element (d, head, row, batch) of Q / O (row = query position) or K / V.
   std::uint64_t q_addr(std::int64_t b, std::int64_t row, std::int64_t hq, std::int64_t d) const;

@@ -46,9 +46,49 @@ bool tri(const Config& c, const char* key, bool auto_value) {
   return v == "auto" ? auto_value : v == "on";
 }
 
+// simfa-attn (gpu/attn/attn_kernel.cuh) is compiled for one shape class and one structure: every
+// structural key must stay automatic or name the kernel's own choice (fa3.intra_wg_overlap is the
+// kernel's template parameter and stays free; fa3.grid is a launch parameter).
+void check_simfa_attn(const spec::AttentionShape& s, const Config& cfg) {
+  constexpr const char* kWhat = "fa3.kernel = simfa-attn";
+  if (s.head_dim != 128)
+    user_error("{}: the kernel is compiled for head_dim 128 (kD), got {} (--head-dim)", kWhat, s.head_dim);
+  if (s.dtype != spec::DType::FP16)
+    user_error("{}: the kernel runs FP16 only, got {} (--dtype)", kWhat, spec::dtype_name(s.dtype));
+  if (s.causal) user_error("{}: the kernel has no causal mask (--causal)", kWhat);
+  struct Fixed {
+    const char* key;
+    std::initializer_list<const char*> ok;  // accepted values; the first automatic one comes first
+    const char* kernel;                     // what the kernel does instead
+  };
+  static const Fixed fixed[] = {
+      {"fa3.version", {"current"}, "FA3's current mainloop"},
+      {"fa3.recipe", {"source"}, "the source recipe"},
+      {"fa3.tile_m", {"0", "128"}, "kBlockM = 128"},
+      {"fa3.tile_n", {"0", "176"}, "kBlockN = 176"},
+      {"fa3.stages", {"2"}, "kStages = 2"},
+      {"fa3.pingpong", {"auto", "on"}, "the ping-pong on named barriers 2 and 3"},
+      {"fa3.cluster", {"auto", "1"}, "no cluster"},
+      {"fa3.scheduler", {"auto", "static"}, "the static persistent scheduler"},
+      {"fa3.pack_gqa", {"auto", "off"}, "no PackGQA"},
+      {"fa3.tma_per_tile", {"auto", "swizzle"}, "one TMA per 64-column box"},
+      {"fa3.consumer_waits", {"auto", "first"}, "steady-state K/V waits by the first consumer only"},
+      {"fa3.pingpong_placement", {"auto", "source"}, "the source placement of the ping-pong"},
+      {"fa3.bubbles", {"auto", "source"}, "the source placement of the bubbles"},
+  };
+  for (const Fixed& f : fixed) {
+    const std::string v = cfg.render(f.key);
+    bool ok = false;
+    for (const char* a : f.ok) ok = ok || v == a;
+    if (!ok)
+      user_error("{} = {}: {} has {}; leave {} at {}", f.key, v, kWhat, f.kernel, f.key, *f.ok.begin());
+  }
+}
+
 }  // namespace
 
 std::string Fa3Kernel::name() const {
+  if (impl == Impl::SimfaAttn) return fmt::format("simfa_attn_fwd_hdim{}_{}", head_dim, spec::dtype_name(shape.dtype));
   return fmt::format("fa3_fwd_hdim{}_{}_{}{}{}", head_dim, spec::dtype_name(shape.dtype),
                      version == Version::Current ? "current" : "original",
                      shape.causal ? "_causal" : "", paper_recipe ? "_paper" : "");
@@ -58,6 +98,9 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
   shape.validate();
   Fa3Kernel k;
   k.shape = shape;
+  k.impl = cfg.s("fa3.kernel") == "simfa-attn" ? Impl::SimfaAttn : Impl::Fa3;
+  const bool own = k.impl == Impl::SimfaAttn;
+  if (own) check_simfa_attn(shape, cfg);
   k.version = cfg.s("fa3.version") == "original" ? Version::Original : Version::Current;
   k.paper_recipe = cfg.s("fa3.recipe") == "paper";
   const bool cur = k.version == Version::Current;
@@ -73,6 +116,7 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
     t.pv_rs = true;
     cluster_eligible = k.head_dim >= 128 && !shape.causal;  // original: cluster 2 whenever non-causal
   }
+  if (own) t.tile_m = 128, t.tile_n = 176, t.pv_rs = true, cluster_eligible = false;
   if (cfg.i("fa3.tile_m")) t.tile_m = static_cast<int>(cfg.i("fa3.tile_m"));
   if (cfg.i("fa3.tile_n")) t.tile_n = static_cast<int>(cfg.i("fa3.tile_n"));
   k.tile_m = t.tile_m;
@@ -112,7 +156,7 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
   const std::string& pg = cfg.s("fa3.pack_gqa");
   // Packed Q/O tiles are modelled as TMA boxes of whole query positions (G heads each), so the
   // automatic choice also needs G to divide kBlockM (docs/fa3-workload.md).
-  k.pack_gqa = pg == "auto" ? (cur && k.tile_m % shape.group == 0 &&
+  k.pack_gqa = pg == "auto" ? (cur && !own && k.tile_m % shape.group == 0 &&
                                should_pack_gqa(shape.seqlen_q, shape.group, k.tile_m))
                             : pg == "on";
   if (k.pack_gqa && shape.group > 1 && k.tile_m % shape.group != 0)
@@ -136,7 +180,7 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
     } else {
       k.cluster = cluster_eligible ? 2 : 1;
     }
-    if (k.scheduler == SchedKind::Dynamic) k.cluster = 1;
+    if (k.scheduler == SchedKind::Dynamic || own) k.cluster = 1;
   } else {
     k.cluster = cl == "2" ? 2 : 1;
   }
@@ -179,6 +223,11 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
                k.consumer_wgs);
   if (k.paper_pingpong && !k.intra_wg_overlap)
     user_error("fa3.pingpong_placement = paper needs fa3.intra_wg_overlap = on");
+
+  if (own) {
+    k.o_from_registers = true;
+    k.pingpong_bar = 2;  // kBarSched0 / kBarSched1 of attn_kernel.cuh
+  }
 
   k.mask_ops_per_element = cfg.f("fa3.mask_ops_per_element");
   const std::string& bcm = cfg.s("fa3.bubble_costs");

@@ -17,10 +17,14 @@ class Config;
 namespace simfa::workload {
 
 enum class Version : std::uint8_t { Current, Original };
+// The kernel implementation: FlashAttention-3 itself, or simfa's own gpu/attn kernel, which has
+// FA3's current mainloop but its own epilogue (docs/fa3-workload.md "The simfa-attn kernel").
+enum class Impl : std::uint8_t { Fa3, SimfaAttn };
 enum class SchedKind : std::uint8_t { Static, Dynamic };
 
 struct Fa3Kernel {
   spec::AttentionShape shape;
+  Impl impl = Impl::Fa3;
   Version version = Version::Current;
   bool paper_recipe = false;
 
@@ -42,6 +46,11 @@ struct Fa3Kernel {
   bool paper_pingpong = false;
   bool paper_bubbles = false;
   bool pipe_bubbles = false;       // fa3.bubble_costs resolved: the pipe model (else the §5.2 formula)
+  // simfa-attn: every consumer WarpGroup normalises its own 64 rows of O and stores them and their
+  // LSE from registers with ordinary global stores: no smem staging, epilogue barrier, TMA store or
+  // barrier_O. (The trace approximates the stores by TMA stores, docs/fa3-workload.md.)
+  bool o_from_registers = false;
+  std::uint16_t pingpong_bar = 9;  // named barrier of consumer 0's ping-pong turn; consumer c uses + c
 
   // Scheduling.
   SchedKind scheduler = SchedKind::Static;
@@ -61,9 +70,17 @@ struct Fa3Kernel {
   BubbleCosts bubbles;             // for one consumer WarpGroup (64 rows)
 
   std::int64_t total_tiles() const { return shape.batch * sched_heads * m_blocks; }
+  // barrier_O: the O store's smem read gates the next Q load (FA3's source recipe only).
+  bool uses_barrier_o() const { return !paper_recipe && !o_from_registers; }
+  // simfa-attn's epilogue per consumer, one bubble: O *= 1/row_sum (rescale_o), FP32 -> FP16
+  // (convert_o), and the 64 x D x 2 bytes leaving the registers by st.global through the SM's
+  // 128 B/cycle L1 data path, the rate and bytes of FA3's STSM term (stsm_o).
+  std::uint32_t register_epilogue_bubble() const {
+    return bubbles.rescale_o + bubbles.convert_o + bubbles.stsm_o;
+  }
   int qk_wgmmas() const { return head_dim / mma_k; }
   int pv_wgmmas() const { return tile_n / mma_k; }
-  std::string name() const;  // "fa3_fwd_hdim128_fp16_current"
+  std::string name() const;  // "fa3_fwd_hdim128_fp16_current", "simfa_attn_fwd_hdim128_fp16"
 };
 
 // Resolves the kernel for `shape` from the fa3.* and sm.* keys of `cfg` on a GPU of `num_sms` SMs.

@@ -8,6 +8,12 @@ namespace simfa::workload {
 
 void register_workload_params(ParamRegistry& r) {
   using T = ParamType;
+  r.add({"fa3.kernel", T::Enum, "fa3", "",
+         "which attention kernel is modelled: 'fa3' (FlashAttention-3's hopper/ forward kernel, fa3.version "
+         "picks the release) or 'simfa-attn' (simfa's own gpu/attn kernel: FA3's current structure at head "
+         "dim 128 FP16, tile 128x176, without cluster, PackGQA or TMA store; each consumer stores its O rows and "
+         "LSE from registers). simfa-attn fixes every other structural key; fa3.intra_wg_overlap stays free",
+         "gpu/attn/attn_kernel.cuh; docs/fa3-workload.md 'The simfa-attn kernel'", 0, 0, {"fa3", "simfa-attn"}});
   r.add({"fa3.version", T::Enum, "current", "",
          "FA3 forward kernel version: 'current' (HEAD 0251105a) or 'original' (first release 7f67966c, "
          "what the FA3 paper measured)",

@@ -8,7 +8,6 @@ namespace simfa::workload {
 
 using ids::kBarEpilogue;
 using ids::kBarO;
-using ids::kBarPingPong;
 using ids::kBarSchedEmpty;
 using ids::kBarSchedFull;
 
@@ -19,7 +18,7 @@ StepGen producer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
   auto& o = *out;
   const std::uint32_t rank = cta % static_cast<std::uint32_t>(k.cluster);
   const bool current = k.version == Version::Current;
-  const bool uses_barrier_o = !k.paper_recipe;  // the paper's recipe has no O-store events
+  const bool uses_barrier_o = k.uses_barrier_o();  // not in the paper's recipe nor in simfa-attn
   const bool dynamic = k.scheduler == SchedKind::Dynamic;
   std::uint64_t it = 0;   // blocks this CTA has processed (pipeline stage counter)
   std::int64_t work = 0;  // non-empty tiles processed (FA3's work_idx)
@@ -35,7 +34,8 @@ StepGen producer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
       e.load_q(o, t);
       if (uses_barrier_o && work > 0) e.bar_sync(o, kBarO, 1);
       co_yield 0;
-      if (k.intra_wg_overlap) {
+      // simfa-attn's producer has this one order for both consumer schedules.
+      if (k.intra_wg_overlap || k.impl == Impl::SimfaAttn) {
         // K(N-2), V(N-1), K(N-3), V(N-2), ..., K(0), V(1); then V(0).
         for (std::int64_t j = 1; j < N; ++j) {
           e.load_k(o, st(j), t, blk(j), rank);
@@ -75,18 +75,18 @@ struct ConsumerCtx {
   int c;         // this consumer's index
   int nc;        // consumer WarpGroups
   bool current;
-  std::uint16_t own_bar() const { return static_cast<std::uint16_t>(kBarPingPong + c); }
-  std::uint16_t next_bar() const { return static_cast<std::uint16_t>(kBarPingPong + (c + 1) % nc); }
+  std::uint16_t own_bar() const { return static_cast<std::uint16_t>(k.pingpong_bar + c); }
+  std::uint16_t next_bar() const { return static_cast<std::uint16_t>(k.pingpong_bar + (c + 1) % nc); }
   bool last() const { return c == nc - 1; }
   // Paper §5.2 ping-pong: consumer 0 arrives on barrier A before each QK and waits on B before each
   // softmax; consumer 1 does the opposite.
   void paper_before_qk() const {
-    if (c == 0) e.bar_arrive(o, kBarPingPong);
-    else e.bar_sync(o, kBarPingPong, 1);
+    if (c == 0) e.bar_arrive(o, k.pingpong_bar);
+    else e.bar_sync(o, k.pingpong_bar, 1);
   }
   void paper_before_softmax() const {
-    if (c == 0) e.bar_sync(o, kBarPingPong + 1, 1);
-    else e.bar_arrive(o, kBarPingPong + 1);
+    if (c == 0) e.bar_sync(o, static_cast<std::uint16_t>(k.pingpong_bar + 1), 1);
+    else e.bar_arrive(o, static_cast<std::uint16_t>(k.pingpong_bar + 1));
   }
   // Softmax of one block in the paper's form: one bubble after wait_group 1 (plus the causal mask).
   void paper_softmax(bool masked) const {
@@ -112,7 +112,7 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
   // mma_init: the first WG gets the first turn (current: it arrives on its own barrier; the
   // original: the last WG arrives on the first WG's barrier). QueryEmpty's initial arrive is the
   // Q stage being free. Dynamic scheduler: the consumers say the tile-index slot is empty.
-  if (pp && ((x.current && x.c == 0) || (!x.current && x.last()))) e.bar_arrive(o, kBarPingPong);
+  if (pp && ((x.current && x.c == 0) || (!x.current && x.last()))) e.bar_arrive(o, k.pingpong_bar);
   if (dynamic) e.bar_arrive(o, kBarSchedEmpty);
   co_yield 0;
 
@@ -179,7 +179,8 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
         e.gemm_pv(o, x.c, st(N - 1));
         e.mma_wait(o, 0);
         e.release_v(o, st(N - 1));
-        if (!k.paper_bubbles) e.bubble(o, bc.rescale_o);  // O *= 1/row_sum
+        // O *= 1/row_sum (simfa-attn: in its epilogue bubble)
+        if (!k.paper_bubbles && !k.o_from_registers) e.bubble(o, bc.rescale_o);
       } else {
         // No intra-WarpGroup overlap (current, fa3-kernel.md §3.2): the ping-pong protects
         // [QK(N-1)], [PV(j) .. QK(j-1)], ..., [PV(n_min)].
@@ -205,7 +206,7 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
         }
         if (pp) e.bar_arrive(o, x.next_bar());
         e.release_q(o);
-        if (!k.paper_bubbles) e.bubble(o, bc.rescale_o);
+        if (!k.paper_bubbles && !k.o_from_registers) e.bubble(o, bc.rescale_o);
       }
       it += static_cast<std::uint64_t>(N);
     }
@@ -218,6 +219,11 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
       if (k.paper_recipe) {
         // The paper's events stop at the mainloop; O leaves as each WarpGroup's own TMA store.
         e.store_o(o, t, 64 * x.c);
+      } else if (k.o_from_registers) {
+        // simfa-attn: each consumer normalises, converts and stores its own rows (and LSE) from
+        // registers; nothing waits for the stores.
+        e.bubble(o, k.register_epilogue_bubble());
+        e.store_o_from_registers(o, t, x.c);
       } else {
         // Epilogue: convert O, sync the consumers (smem_o aliases V stage 0), STSM, then the last
         // consumer WarpGroup's last warp stores O by TMA once every consumer has arrived.

@@ -2,6 +2,8 @@
 // their errors (exit code 2, one line naming the file, line and column or flag).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -121,6 +123,77 @@ TEST(Validate, CaseMatchesSimfaRun) {
   std::ifstream a(vj), b(rj);
   const auto v = nlohmann::json::parse(a), r = nlohmann::json::parse(b);
   EXPECT_DOUBLE_EQ(v["cases"][0]["simulated_us"].get<double>(), r["latency_us"].get<double>());
+}
+
+// `simfa validate --logs`: cases simulated from instrumentation logs of the measured kernel (the
+// committed H200 log of gpu/attn, Llama-3 8B heads at L = S = 512, decompressed with xz).
+class ValidateLogs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = temp_path("logs");
+    std::filesystem::create_directories(dir_);
+    const std::string xz = std::string(SIMFA_SOURCE_DIR) + "/data/measured/h200/evlog/llama3-8b-s512.evlog.xz";
+    ASSERT_EQ(std::system(("xz -dc '" + xz + "' > '" + dir_ + "/llama3-8b-s512.evlog'").c_str()), 0)
+        << "xz (scripts/install-deps) could not decompress " << xz;
+  }
+  // The row as gpu/attn's timings.csv writes it (its gpu column is CUDA's device name).
+  static std::string csv(const std::string& rows) {
+    return write_temp("logs.csv", "case,batch,seqlen,heads,head_dim,causal,measured_us,kv_seqlen,heads_kv,dtype,"
+                                  "clock_mhz,gpu\n" + rows);
+  }
+  static constexpr const char* kRow = "llama3-8b-s512,1,512,32,128,0,17.26,512,8,fp16,1735,NVIDIA H200\n";
+  std::string dir_;
+};
+
+TEST_F(ValidateLogs, SimulatesEachCaseFromItsLogWithBothBubbleModes) {
+  const std::string m = csv(std::string(kRow) + "no-log-here,1,512,32,128,0,17.26,512,8,fp16,1735,NVIDIA H200\n");
+  const std::string jm = temp_path("logs_model.json"), js = temp_path("logs_measured.json");
+  CliOut o = simfa_cli("validate --measurements " + m + " --kernel simfa-attn --logs " + dir_ + " --json " + jm);
+  ASSERT_EQ(o.rc, 0) << o.text;
+  EXPECT_NE(o.text.find("has no no-log-here.evlog: case 'no-log-here' skipped"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("over 1 case\n"), std::string::npos) << o.text;
+  o = simfa_cli("validate --measurements " + m + " --kernel simfa-attn --logs " + dir_ + " --bubbles measured --json " +
+                js);
+  ASSERT_EQ(o.rc, 0) << o.text;
+  std::ifstream a(jm), b(js);
+  const auto model = nlohmann::json::parse(a), measured = nlohmann::json::parse(b);
+  ASSERT_EQ(model["cases"].size(), 1u);
+  ASSERT_EQ(measured["cases"].size(), 1u);
+  EXPECT_EQ(model["cases"][0]["case"], "llama3-8b-s512");
+  // The logged softmax and epilogue took longer than the model's bubbles.
+  EXPECT_GT(measured["cases"][0]["simulated_us"].get<double>(), model["cases"][0]["simulated_us"].get<double>());
+  // Model bubbles from the log are the synthesized kernel's own simulation (same instructions).
+  const std::string jsyn = temp_path("logs_synth.json");
+  ASSERT_EQ(simfa_cli("validate --measurements " + csv(kRow) + " --kernel simfa-attn --json " + jsyn).rc, 0);
+  std::ifstream c(jsyn);
+  const auto synth = nlohmann::json::parse(c);
+  EXPECT_NEAR(synth["cases"][0]["simulated_us"].get<double>(), model["cases"][0]["simulated_us"].get<double>(),
+              0.02 * model["cases"][0]["simulated_us"].get<double>());
+}
+
+TEST_F(ValidateLogs, BadUseExitsWithCode2AndOneLine) {
+  auto expect = [](const CliOut& o, const std::string& what) {
+    EXPECT_EQ(o.rc, 2) << o.text;
+    EXPECT_NE(o.text.find("simfa: error: " + what), std::string::npos) << o.text;
+  };
+  const std::string m = csv(kRow);
+  expect(simfa_cli("validate --measurements " + m + " --bubbles measured"),
+         "--bubbles applies to cases simulated from logs: add --logs DIR");
+  expect(simfa_cli("validate --measurements " + m + " --logs /nonexistent/dir"), "--logs /nonexistent/dir: not a directory");
+  expect(simfa_cli("validate --measurements " + csv("other,1,512,32,128,0,10,512,8,fp16,1735,h200\n") + " --logs " + dir_),
+         "--logs " + dir_ + ": no case of ");
+  expect(simfa_cli("validate --measurements " + m + " --kernel flash"), "--kernel flash: expected fa3");
+  expect(simfa_cli("validate --measurements " + m + " --kernel fa3 --set fa3.kernel=simfa-attn"),
+         "--kernel fa3 contradicts fa3.kernel = simfa-attn");
+  expect(simfa_cli("validate --measurements " + m + " --logs " + dir_ + " --bubbles both"),
+         "--bubbles both: expected 'model' or 'measured'");
+  // A log of another shape than its row (64 query heads in the row, 32 in the log).
+  const std::string bad = csv("llama3-8b-s512,1,512,64,128,0,17.26,512,8,fp16,1735,h200\n");
+  expect(simfa_cli("validate --measurements " + bad + " --kernel simfa-attn --logs " + dir_),
+         bad + ":2 (case 'llama3-8b-s512'): the log " + dir_ + "/llama3-8b-s512.evlog describes B 1 x H_KV 8 x G 4");
+  // Without --kernel simfa-attn the log is read as FA3's, which records an O TensorMap.
+  expect(simfa_cli("validate --measurements " + m + " --logs " + dir_), m + ":2 (case 'llama3-8b-s512'): " + dir_ +
+                                                                            "/llama3-8b-s512.evlog: no TensorMap with id 3 (O)");
 }
 
 TEST(Validate, BadCsvsExitWithCode2AndNameTheProblem) {

@@ -71,6 +71,15 @@ TEST(TraceValidate, TensorMapErrors) {
   EXPECT_NE(tmap_error("DEF_TMAP 0 6 1,1,1,1,1,1 16,16,16,16,16 1,1,1,1,1,1 2").find("rank 6"), std::string::npos);
   EXPECT_NE(tmap_error("DEF_TMAP 0 2 128,64 256,512 64,32 2").find("strides has 2 values"), std::string::npos);
   EXPECT_NE(tmap_error("DEF_TMAP 0 2 128,64 256 64,32 3").find("element size 3"), std::string::npos);
+  // Dimensions innermost first without overlap: BSHD listed as [D, S, H, B] (seqlen before head,
+  // as cuTensorMapEncodeTiled accepts) must be reordered by whoever writes the trace.
+  EXPECT_EQ(tmap_error("DEF_TMAP 0 4 128,512,8,1 2048,256,1048576 64,176,1,1 2"),
+            "m.sft:3: DEF_TMAP 0: stride 2 = 256 is smaller than dimension 1's extent of 1048576 bytes: list the "
+            "dimensions innermost first, without overlap");
+  EXPECT_NE(tmap_error("DEF_TMAP 0 2 128,64 128 64,32 2").find("stride 1 = 128 is smaller than dimension 0's extent of "
+                                                                "256 bytes"),
+            std::string::npos);
+  EXPECT_EQ(tmap_error("DEF_TMAP 0 4 128,8,512,1 256,2048,1048576 64,1,176,1 2"), "");  // the same tensor, in order
 }
 
 TEST(TraceValidate, StructureErrors) {

@@ -5,7 +5,8 @@
 //   consumer  MB_WAIT Q -> TILE_START/HEAD/BATCH; MB_WAIT K/V -> WAIT_K/V_START; first WGMMA of a
 //             group -> GEMM_QK/PV_ISSUE; WGMMA_WAIT 1 N -> WAIT_WG_N; the bubble after a QK's wait ->
 //             SOFTMAX_START/END around it; the last WAIT_WG_0 of a tile -> EPILOGUE_START (source
-//             recipe); TMA_STORE -> TMA_O_STORE; EPILOGUE_END before the next tile
+//             recipe); TMA_STORE -> TMA_O_STORE; EPILOGUE_END before the next tile (simfa-attn:
+//             EPILOGUE_START/END bracket the epilogue bubble and there is no TMA_O_STORE)
 //   both      BAR_WAIT / BAR_ARRIVE -> BAR_WAIT_START / BAR_ARRIVE (optional events)
 // Timestamps advance one tick per instruction and a bubble's cycles per bubble; a GEMM is never
 // earlier than the producer's load of its tile (causality, as on the device).
@@ -143,13 +144,20 @@ inline SynthRun synthesize_and_log(workload::Fa3Source& src, double tick_scale =
               rec(in.count == 1 ? SIMFA_EV_WAIT_WG_1 : SIMFA_EV_WAIT_WG_0, last_done.s, last_done.n);
               softmax_next = last_done.qk;
               if (!last_done.qk && inflight.empty() && npv == r.count() && !k.paper_recipe) {
-                rec(SIMFA_EV_EPILOGUE_START, 0, cur.m_block);
+                // simfa-attn logs EPILOGUE_START right before its epilogue bubble (below).
+                if (!k.o_from_registers) rec(SIMFA_EV_EPILOGUE_START, 0, cur.m_block);
                 epi_open = true;
               }
               break;
             }
             case Op::BUBBLE:
-              if (softmax_next) {
+              if (epi_open && k.o_from_registers) {  // simfa-attn: the bracketed epilogue bubble
+                rec(SIMFA_EV_EPILOGUE_START, 0, cur.m_block);
+                ts += static_cast<std::uint64_t>(in.count * tick_scale + 0.5);
+                rec(SIMFA_EV_EPILOGUE_END, 0, cur.m_block);
+                epi_open = false;
+                adv = 0;
+              } else if (softmax_next) {
                 rec(SIMFA_EV_SOFTMAX_START, last_done.s, last_done.n);
                 ts += static_cast<std::uint64_t>(in.count * tick_scale + 0.5);
                 rec(SIMFA_EV_SOFTMAX_END, last_done.s, last_done.n);
@@ -160,7 +168,7 @@ inline SynthRun synthesize_and_log(workload::Fa3Source& src, double tick_scale =
               }
               break;
             case Op::TMA_STORE:
-              if (!in_group) rec(SIMFA_EV_TMA_O_STORE, 0, cur.m_block);
+              if (!in_group && !k.o_from_registers) rec(SIMFA_EV_TMA_O_STORE, 0, cur.m_block);
               in_group = true;
               break;
             case Op::TMA_COMMIT:
@@ -178,25 +186,37 @@ inline SynthRun synthesize_and_log(workload::Fa3Source& src, double tick_scale =
   return run;
 }
 
-// Writes the events with the logger emulator: the producer records from its elected warp 0, each
-// consumer from all four warps.
-inline instr::LoggerEmulator emulate(const trace::KernelInfo& info, const EventLists& ev,
-                                     std::uint32_t clock_kind = SIMFA_CLOCK_CLOCK64,
-                                     std::uint64_t clock_hz = 1830000000ull, std::uint32_t capacity = 4096) {
-  const auto wgs = static_cast<std::uint32_t>(ev.empty() ? 3 : ev[0].size());
-  instr::LoggerEmulator em({static_cast<std::uint32_t>(ev.size()), 1, 1}, {128 * wgs, 1, 1}, capacity, clock_kind);
-  em.set_clock_rate_hz(clock_hz);
+// The TensorMap records a kernel's host code would log for the trace's maps. FA3: every map as the
+// trace has it. simfa-attn (`attn_kernel=true`): Q, K and V only, encoded as gpu/attn/attn_host.cuh
+// does (BSHD as dims [D, S, H, B], box [64, rows, 1, 1]); O and LSE have none.
+inline std::vector<simfa_tensormap_desc> log_maps(const trace::KernelInfo& info, bool attn_kernel = false) {
+  std::vector<simfa_tensormap_desc> out;
   for (std::uint16_t id = 0; id < info.tmaps.size(); ++id) {
-    if (!info.has_tmap(id)) continue;
+    if (!info.has_tmap(id) || (attn_kernel && id > 2)) continue;
     const trace::TensorMap& m = info.tmap(id);
     simfa_tensormap_desc d{};
     d.id = m.id;
     d.rank = m.rank;
     d.base = m.base.value_or(0);
-    for (int i = 0; i < m.rank; ++i) d.dims[i] = m.dims[i], d.strides_bytes[i] = m.strides[i], d.box[i] = m.box[i];
+    for (int i = 0; i < m.rank; ++i) {
+      const int from = attn_kernel && (i == 1 || i == 2) ? 3 - i : i;  // swap the head and seqlen dims
+      d.dims[i] = m.dims[from], d.strides_bytes[i] = m.strides[from], d.box[i] = m.box[from];
+    }
     d.elem_bytes = m.esz;
-    em.add_tensormap(d);
+    out.push_back(d);
   }
+  return out;
+}
+
+// Writes the events with the logger emulator: the producer records from its elected warp 0, each
+// consumer from all four warps.
+inline instr::LoggerEmulator emulate_with_maps(const std::vector<simfa_tensormap_desc>& maps, const EventLists& ev,
+                                               std::uint32_t clock_kind = SIMFA_CLOCK_CLOCK64,
+                                               std::uint64_t clock_hz = 1830000000ull, std::uint32_t capacity = 4096) {
+  const auto wgs = static_cast<std::uint32_t>(ev.empty() ? 3 : ev[0].size());
+  instr::LoggerEmulator em({static_cast<std::uint32_t>(ev.size()), 1, 1}, {128 * wgs, 1, 1}, capacity, clock_kind);
+  em.set_clock_rate_hz(clock_hz);
+  for (const auto& d : maps) em.add_tensormap(d);
   for (std::size_t c = 0; c < ev.size(); ++c)
     for (std::size_t w = 0; w < ev[c].size(); ++w)
       for (const Rec& r : ev[c][w]) {
@@ -204,6 +224,18 @@ inline instr::LoggerEmulator emulate(const trace::KernelInfo& info, const EventL
         else em.record_warpgroup(c, static_cast<std::uint32_t>(w), r.ts, r.event, r.stage, r.payload);
       }
   return em;
+}
+
+inline instr::LoggerEmulator emulate(const trace::KernelInfo& info, const EventLists& ev,
+                                     std::uint32_t clock_kind = SIMFA_CLOCK_CLOCK64,
+                                     std::uint64_t clock_hz = 1830000000ull, std::uint32_t capacity = 4096) {
+  return emulate_with_maps(log_maps(info), ev, clock_kind, clock_hz, capacity);
+}
+// The log the kernel `src` synthesizes would write (its own TensorMap records).
+inline instr::LoggerEmulator emulate(const workload::Fa3Source& src, const EventLists& ev,
+                                     std::uint32_t clock_kind = SIMFA_CLOCK_CLOCK64,
+                                     std::uint64_t clock_hz = 1830000000ull, std::uint32_t capacity = 4096) {
+  return emulate_with_maps(log_maps(src.kernel(), src.fa3().o_from_registers), ev, clock_kind, clock_hz, capacity);
 }
 
 }  // namespace simfa::translate::testing

@@ -114,6 +114,15 @@ const std::vector<Case>& cases() {
       {"paper_bubbles_causal_no_overlap", 256, 256, 1, 1, 128, true,
        {"fa3.bubbles=paper", "fa3.intra_wg_overlap=off"},
        [](const K& k) { return k.paper_bubbles && !k.paper_pingpong && !k.intra_wg_overlap; }},
+      // simfa's own kernel (gpu/attn): Q/K/V maps in its [D, S, H, B] order, no O map, O and LSE from
+      // registers, EPILOGUE_START/END around the epilogue bubble; GQA and several tiles per CTA.
+      {"simfa_attn", 256, 528, 2, 2, 128, false, {"fa3.kernel=simfa-attn"},
+       [](const K& k) {
+         return k.impl == workload::Impl::SimfaAttn && k.o_from_registers && k.cluster == 1 && !k.pack_gqa &&
+                k.intra_wg_overlap && k.pingpong_bar == 2 && k.total_tiles() == 8 && k.grid == 2;
+       }},
+      {"simfa_attn_no_overlap", 256, 528, 1, 1, 128, false, {"fa3.kernel=simfa-attn", "fa3.intra_wg_overlap=off"},
+       [](const K& k) { return k.impl == workload::Impl::SimfaAttn && !k.intra_wg_overlap && k.pingpong; }},
   };
   return v;
 }
@@ -128,7 +137,7 @@ TEST_P(TranslateEqualsSynthesize, InstructionStreamsAreIdentical) {
   const auto synth = testing::synthesize_and_log(src);
   TranslateOptions opt;
   opt.causal = c.causal;
-  Fa3LogSource tr(parse(testing::emulate(src.kernel(), synth.events)), cfg, 2, opt);
+  Fa3LogSource tr(parse(testing::emulate(src, synth.events)), cfg, 2, opt);
   EXPECT_GT(tr.instructions(), 50u);
   EXPECT_TRUE(tr.warnings().empty()) << tr.warnings().front();
   expect_same_kernel(src.kernel(), tr.kernel());
@@ -138,7 +147,7 @@ TEST_P(TranslateEqualsSynthesize, InstructionStreamsAreIdentical) {
   // Measured bubbles: the emulated SOFTMAX_START/END gaps are the model's cycles at the simulated
   // clock, so the measured trace is the same trace.
   opt.bubbles = BubbleMode::Measured;
-  Fa3LogSource measured(parse(testing::emulate(src.kernel(), synth.events)), cfg, 2, opt);
+  Fa3LogSource measured(parse(testing::emulate(src, synth.events)), cfg, 2, opt);
   expect_same_streams(synth, measured);
 }
 
@@ -152,7 +161,7 @@ void expect_same_simulation(const Case& c) {
   const auto synth = testing::synthesize_and_log(for_log);
   TranslateOptions opt;
   opt.causal = c.causal;
-  Fa3LogSource tr(parse(testing::emulate(for_log.kernel(), synth.events)), cfg, 2, opt);
+  Fa3LogSource tr(parse(testing::emulate(for_log, synth.events)), cfg, 2, opt);
   workload::Fa3Source src(shape_of(c), cfg, 2);
   const RunResult a = run_trace(src, cfg);
   const RunResult b = run_trace(tr, cfg);
@@ -167,6 +176,7 @@ void expect_same_simulation(const Case& c) {
 TEST(TranslateSimulate, TinyCurrentKernelSimulatesIdentically) { expect_same_simulation(cases()[0]); }
 TEST(TranslateSimulate, PaperRecipeSimulatesIdentically) { expect_same_simulation(cases()[1]); }
 TEST(TranslateSimulate, CausalDynamicSchedulerSimulatesIdentically) { expect_same_simulation(cases()[4]); }
+TEST(TranslateSimulate, SimfaAttnKernelSimulatesIdentically) { expect_same_simulation(cases()[12]); }
 
 TEST(TranslateTrace, WrittenTraceDirectoryRoundTrips) {
   const Case& c = cases()[0];
@@ -435,7 +445,7 @@ TEST_F(TranslateErrors, MissingTensorMap) {
 
 TEST_F(TranslateErrors, TensorMapOfAnotherKernel) {
   trace::KernelInfo info = src_->kernel();
-  info.tmaps[1].strides[1] *= 2;  // K rows twice as far apart
+  info.tmaps[1].strides[2] *= 2;  // K rows (sequence positions) twice as far apart
   const std::string msg = error_of(testing::emulate(info, ev_));
   EXPECT_NE(msg.find("TensorMap 1 (K) of the log does not match the FA3 kernel"), std::string::npos) << msg;
 }
@@ -443,6 +453,94 @@ TEST_F(TranslateErrors, TensorMapOfAnotherKernel) {
 TEST_F(TranslateErrors, CtaWithTooFewWarpGroups) {
   for (auto& cta : ev_) cta.resize(1);  // only the producer: 4 warps per block
   EXPECT_NE(error_of(testing::emulate(src_->kernel(), ev_)).find("1 WarpGroups"), std::string::npos);
+}
+
+// simfa-attn (fa3.kernel = simfa-attn, `simfa translate --kernel simfa-attn`): logs of the other
+// kernel and events the kernel does not have are errors naming the file and the fix.
+class TranslateSimfaAttnErrors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    src_ = std::make_unique<workload::Fa3Source>(shape_of(c_), cfg_, 2);
+    ev_ = testing::synthesize_and_log(*src_).events;
+  }
+  std::string error_of(const instr::LoggerEmulator& em, const Config& cfg) {
+    try {
+      Fa3LogSource tr(parse(em, "bad.evlog"), cfg, 2);
+    } catch (const UserError& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+      return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return "";
+  }
+  const Case& c_ = cases()[12];
+  Config cfg_ = config_of(c_);
+  std::unique_ptr<workload::Fa3Source> src_;
+  EventLists ev_;
+};
+
+TEST_F(TranslateSimfaAttnErrors, TheUnchangedLogTranslates) {
+  EXPECT_NO_THROW(Fa3LogSource(parse(testing::emulate(*src_, ev_)), cfg_, 2));
+}
+
+TEST_F(TranslateSimfaAttnErrors, ALogWithAnOTensorMapIsAnFa3Log) {
+  // The FA3 form of the maps, O included.
+  const std::string msg = error_of(testing::emulate(src_->kernel(), ev_), cfg_);
+  EXPECT_NE(msg.find("bad.evlog: the log has an O TensorMap (id 3)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("--kernel fa3"), std::string::npos) << msg;
+}
+
+TEST_F(TranslateSimfaAttnErrors, ItsLogTranslatedAsFa3NamesTheKernelFlag) {
+  const std::string msg = error_of(testing::emulate(*src_, ev_), config_of(cases()[0]));
+  EXPECT_NE(msg.find("no TensorMap with id 3 (O)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("translate its logs with --kernel simfa-attn"), std::string::npos) << msg;
+}
+
+TEST_F(TranslateSimfaAttnErrors, MissingKTensorMap) {
+  auto maps = testing::log_maps(src_->kernel(), true);
+  maps.erase(maps.begin() + 1);
+  const std::string msg = error_of(testing::emulate_with_maps(maps, ev_), cfg_);
+  EXPECT_NE(msg.find("no TensorMap with id 1 (K): a log of the simfa-attn kernel records its Q, K and V"),
+            std::string::npos)
+      << msg;
+}
+
+TEST_F(TranslateSimfaAttnErrors, TmaOStoreIsNotOneOfItsEvents) {
+  auto& v = ev_[0][1];
+  std::size_t e = 0;
+  while (v[e].event != SIMFA_EV_EPILOGUE_START) ++e;
+  v.insert(v.begin() + static_cast<std::ptrdiff_t>(e) + 1, Rec{v[e].ts, SIMFA_EV_TMA_O_STORE, 0, v[e].payload});
+  const std::string msg = error_of(testing::emulate(*src_, ev_), cfg_);
+  EXPECT_NE(msg.find("entry " + std::to_string(e + 1)), std::string::npos) << msg;
+  EXPECT_NE(msg.find("stores O from registers with ordinary stores, not by TMA"), std::string::npos) << msg;
+}
+
+TEST_F(TranslateSimfaAttnErrors, MeasuredEpilogueTakesTheBracketedGap) {
+  // Stretch every EPILOGUE_START..END gap to 5000 ticks (clock64: cycles).
+  std::size_t epilogues = 0;
+  for (auto& cta : ev_)
+    for (auto& wg : cta)
+      for (std::size_t i = 0; i + 1 < wg.size(); ++i)
+        if (wg[i].event == SIMFA_EV_EPILOGUE_START) {
+          ASSERT_EQ(wg[i + 1].event, SIMFA_EV_EPILOGUE_END);
+          const std::uint64_t shift = wg[i].ts + 5000 - wg[i + 1].ts;
+          for (std::size_t j = i + 1; j < wg.size(); ++j) wg[j].ts += shift;
+          ++epilogues;
+        }
+  ASSERT_EQ(epilogues, 8u * 2);  // 8 tiles, two consumers each
+  TranslateOptions opt;
+  opt.bubbles = BubbleMode::Measured;
+  Fa3LogSource tr(parse(testing::emulate(*src_, ev_)), cfg_, 2, opt);
+  std::size_t stretched = 0;
+  for (std::uint32_t cta = 0; cta < 2; ++cta)
+    for (const auto& w : tr.translate_cta(cta))
+      for (std::size_t i = 0; i < w.code.size(); ++i)
+        if (w.code[i].op == trace::Op::BUBBLE && w.code[i].count == 5000) {
+          ++stretched;
+          ASSERT_LT(i + 1, w.code.size());
+          EXPECT_EQ(w.code[i + 1].op, trace::Op::TMA_STORE);  // the stores follow the epilogue
+        }
+  EXPECT_EQ(stretched, epilogues);
 }
 
 }  // namespace

@@ -116,6 +116,52 @@ TEST(Fa3Kernel, BadChoicesAreUserErrorsNamingTheKey) {
   EXPECT_NE(msg({}, shape(1024, 1024, 1, 1, 512)).find("head_dim"), std::string::npos);
 }
 
+TEST(Fa3Kernel, SimfaAttnFixesItsStructure) {
+  // Llama-3 405B at L = 6144 would be FA3's cluster-2 kernel; simfa-attn has none, nor PackGQA.
+  const Fa3Kernel k = resolve_fa3(shape(6144, 6144, 8, 16), config({"fa3.kernel=simfa-attn"}), 132);
+  EXPECT_EQ(k.impl, Impl::SimfaAttn);
+  EXPECT_EQ(k.name(), "simfa_attn_fwd_hdim128_fp16");
+  EXPECT_EQ(k.tile_m, 128);
+  EXPECT_EQ(k.tile_n, 176);
+  EXPECT_EQ(k.cluster, 1);
+  EXPECT_FALSE(k.pack_gqa);
+  EXPECT_EQ(k.scheduler, SchedKind::Static);
+  EXPECT_TRUE(k.pingpong);
+  EXPECT_TRUE(k.first_wg_waits_only);
+  EXPECT_TRUE(k.o_from_registers);
+  EXPECT_FALSE(k.uses_barrier_o());
+  EXPECT_EQ(k.pingpong_bar, 2);
+  EXPECT_EQ(k.register_epilogue_bubble(), 64u + 32 + 128);
+  // GQA at a short length: FA3 would pack (group 16 at L 16), simfa-attn never does.
+  EXPECT_FALSE(resolve_fa3(shape(16, 512, 1, 16), config({"fa3.kernel=simfa-attn"}), 132).pack_gqa);
+  EXPECT_FALSE(resolve_fa3(shape(512, 512), config({"fa3.kernel=simfa-attn", "fa3.intra_wg_overlap=off"}), 132)
+                   .intra_wg_overlap);
+}
+
+TEST(Fa3Kernel, SimfaAttnRejectsWhatTheKernelCannotRun) {
+  auto msg = [](const spec::AttentionShape& s, std::vector<std::string> sets) {
+    sets.push_back("fa3.kernel=simfa-attn");
+    try {
+      resolve_fa3(s, config(sets), 132);
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(msg(shape(512, 512, 1, 1, 64), {}).find("compiled for head_dim 128 (kD), got 64"), std::string::npos);
+  EXPECT_NE(msg(shape(512, 512, 1, 1, 128, true), {}).find("no causal mask"), std::string::npos);
+  EXPECT_NE(msg(shape(512, 512, 1, 1, 128, false, 1, spec::DType::BF16), {}).find("FP16 only, got bf16"),
+            std::string::npos);
+  EXPECT_EQ(msg(shape(512, 512), {"fa3.cluster=2"}),
+            "fa3.cluster = 2: fa3.kernel = simfa-attn has no cluster; leave fa3.cluster at auto");
+  EXPECT_NE(msg(shape(512, 512), {"fa3.tile_n=128"}).find("fa3.tile_n = 128: fa3.kernel = simfa-attn has kBlockN = 176"),
+            std::string::npos);
+  EXPECT_NE(msg(shape(512, 512), {"fa3.version=original"}).find("fa3.version = original"), std::string::npos);
+  EXPECT_NE(msg(shape(512, 512), {"fa3.scheduler=dynamic"}).find("static persistent scheduler"), std::string::npos);
+  EXPECT_NE(msg(shape(512, 512), {"fa3.consumer_waits=all"}).find("first consumer only"), std::string::npos);
+  EXPECT_EQ(msg(shape(512, 512), {"fa3.cluster=1", "fa3.tile_m=128", "fa3.pack_gqa=off"}), "no error");
+}
+
 TEST(Fa3Kernel, CausalBlockRangesAndMasking) {
   const Fa3Kernel k = resolve_fa3(shape(512, 512, 1, 1, 128, true), config(), 132);
   // 128x128 tiles, L = S: M-block m visits m+1 blocks; current masks only the diagonal one.

@@ -144,6 +144,124 @@ TEST(Synthesis, CurrentKernelMatchesHandWrittenScheduleInstructionByInstruction)
   EXPECT_TRUE(drain(*cta1.wgs[2].stream).empty());
 }
 
+// simfa's own kernel (gpu/attn/attn_kernel.cuh) on the same tiny shape, written from its source:
+// FA3's current mainloop, its own smem layout (Q, K stages, V stages), ping-pong on named barriers
+// 2/3, no barrier_O, and each consumer's epilogue one bubble plus its own O rows and LSE.
+struct TinyOwn {
+  static constexpr std::uint64_t Q = Tiny::Q, K = Tiny::K, V = Tiny::V, O = Tiny::O, LSE = 0x100800000;
+  static constexpr std::uint64_t sQ = 0, sK = 0x8000, sV = 0x1e000, kStage = Tiny::kStage, kSlab = Tiny::kSlab;
+  static constexpr std::uint64_t row = Tiny::row;
+
+  static void kv(std::vector<Instr>& o, bool v, int s, int n) {
+    const std::uint16_t sid = static_cast<std::uint16_t>(v ? 2 + s : s);
+    o.push_back(Instr::acquire(sid, 45056));
+    for (int h = 0; h < 2; ++h)
+      o.push_back(Instr::tma_tensor((v ? sV : sK) + s * kStage + h * kSlab, (v ? V : K) + n * 176 * row + h * 128,
+                                    v ? 2 : 1, sid));
+  }
+  static void qk(std::vector<Instr>& o, int c, int s) {
+    for (int i = 0; i < 8; ++i)
+      o.push_back(Instr::wgmma(0, sQ + c * 64 * row + i * 32, sK + s * kStage + i * 32, 64, 176, 16, DType::F16,
+                               i > 0, MmaMode::SS, false, 0));
+    o.push_back(Instr::wgmma_commit(0));
+  }
+  static void pv(std::vector<Instr>& o, int s) {
+    for (int i = 0; i < 11; ++i)
+      o.push_back(Instr::wgmma(1, 2, sV + s * kStage + i * 16 * row, 64, 128, 16, DType::F16, true, MmaMode::RS,
+                               false, 1));
+    o.push_back(Instr::wgmma_commit(1));
+  }
+
+  static std::vector<Instr> producer() {
+    std::vector<Instr> o;
+    kv(o, false, 0, 2);                     // K(N-1)
+    o.push_back(Instr::acquire(4, 32768));  // named barrier QueryEmpty (288) + bar_q expect-tx
+    o.push_back(Instr::tma_tensor(sQ, Q, 0, 4));
+    o.push_back(Instr::tma_tensor(sQ + 0x4000, Q + 128, 0, 4));
+    kv(o, false, 1, 1), kv(o, true, 0, 2);  // K(1), V(2)
+    kv(o, false, 0, 0), kv(o, true, 1, 1);  // K(0), V(1)
+    kv(o, true, 0, 0);                      // V(0); no barrier_O
+    return o;
+  }
+
+  static std::vector<Instr> consumer(int c) {
+    std::vector<Instr> o;
+    const std::uint16_t own = static_cast<std::uint16_t>(2 + c), other = static_cast<std::uint16_t>(3 - c);
+    if (c == 0) o.push_back(Instr::bar_arrive(2));  // WG1 issues first
+    o.push_back(Instr::mb_wait(4));                  // bar_q
+    o.push_back(Instr::mb_wait(0));
+    qk(o, c, 0);
+    o.push_back(Instr::wgmma_wait(1, 0));
+    o.push_back(Instr::release(0));
+    o.push_back(Instr::bubble(176 + 880 + 44 + 64));  // mask_cols + softmax + convert_p (+ zero O)
+    const int ks[2] = {1, 0}, vs[2] = {0, 1};
+    for (int j = 0; j < 2; ++j) {
+      if (c == 0) o.push_back(Instr::mb_wait(static_cast<std::uint16_t>(ks[j])));
+      o.push_back(Instr::bar_wait(own, 1));
+      qk(o, c, ks[j]);
+      if (c == 0) o.push_back(Instr::mb_wait(static_cast<std::uint16_t>(2 + vs[j])));
+      pv(o, vs[j]);
+      o.push_back(Instr::bar_arrive(other));
+      o.push_back(Instr::wgmma_wait(1, 1));
+      o.push_back(Instr::release(static_cast<std::uint16_t>(ks[j])));
+      o.push_back(Instr::bubble(88 + 704 + 88));  // softmax_block
+      o.push_back(Instr::wgmma_wait(1, 0));
+      o.push_back(Instr::release(static_cast<std::uint16_t>(2 + vs[j])));
+      o.push_back(Instr::bubble(44 + 64));  // convert_p, rescale_o
+    }
+    o.push_back(Instr::release(4));  // QueryEmpty arrive
+    o.push_back(Instr::mb_wait(2));  // every consumer waits for V(0)
+    pv(o, 0);
+    o.push_back(Instr::wgmma_wait(1, 0));
+    o.push_back(Instr::release(2));
+    // Epilogue: 1/rowsum, convert, 64 x 128 x 2 bytes of st.global; stores of this WG's rows + LSE.
+    o.push_back(Instr::bubble(64 + 32 + 128));
+    o.push_back(Instr::tma_store(sV, O + c * 64 * row, 3, 0));
+    o.push_back(Instr::tma_store(sV + 0x2000, O + c * 64 * row + 128, 3, 0));
+    o.push_back(Instr::tma_store(sV, LSE + c * 64 * 4, 4, 0));
+    o.push_back(Instr::tma_commit(0));
+    return o;
+  }
+};
+
+TEST(Synthesis, SimfaAttnKernelMatchesHandWrittenScheduleInstructionByInstruction) {
+  Fa3Source src(shape(128, 528), config({"fa3.kernel=simfa-attn"}), 2);
+  const auto& k = src.kernel();
+  EXPECT_EQ(k.name, "simfa_attn_fwd_hdim128_fp16");
+  EXPECT_EQ(k.cluster, 1u);
+  EXPECT_EQ(k.smem, 215040u);  // kSmemBytes (launch.csv's attention-shaped kernel)
+  EXPECT_EQ(k.regs, 384u * 168);
+  EXPECT_EQ(k.threads, 384u);
+  ASSERT_TRUE(k.has_tmap(4));
+  EXPECT_EQ(trace::format(k.tmap(3)), "DEF_TMAP 3 4 128,1,128,1 256,256,32768 64,1,64,1 2 base=0x100600000");
+  EXPECT_EQ(trace::format(k.tmap(4)), "DEF_TMAP 4 3 128,1,1 512,512 64,1,1 4 base=0x100800000");
+  auto cta0 = src.open(0);
+  ASSERT_EQ(cta0.wgs.size(), 3u);
+  EXPECT_EQ(listing(drain(*cta0.wgs[0].stream)), listing(TinyOwn::producer()));
+  EXPECT_EQ(listing(drain(*cta0.wgs[1].stream)), listing(TinyOwn::consumer(0)));
+  EXPECT_EQ(listing(drain(*cta0.wgs[2].stream)), listing(TinyOwn::consumer(1)));
+  auto cta1 = src.open(1);
+  EXPECT_TRUE(drain(*cta1.wgs[0].stream).empty());
+  EXPECT_EQ(listing(drain(*cta1.wgs[1].stream)), listing({Instr::bar_arrive(2)}));
+}
+
+TEST(Synthesis, SimfaAttnWithoutOverlapKeepsItsProducerOrder) {
+  // attn_kernel.cuh's kIntraWGOverlap = false: the producer is unchanged (FA3's no-overlap path
+  // loads V(N-1) before K(N-2)); every consumer waits on K and V; after the last PV it hands the
+  // turn over and frees Q, then the epilogue.
+  Fa3Source src(shape(128, 528), config({"fa3.kernel=simfa-attn", "fa3.intra_wg_overlap=off"}), 2);
+  auto p = src.open(0);
+  EXPECT_EQ(listing(drain(*p.wgs[0].stream)), listing(TinyOwn::producer()));  // the same producer order
+  const auto c1 = drain(*p.wgs[2].stream);
+  auto waits = std::count_if(c1.begin(), c1.end(), [](const Instr& i) { return i.op == trace::Op::MB_WAIT; });
+  EXPECT_EQ(waits, 1 + 3 + 3);
+  std::size_t e = c1.size() - 5;  // bubble + 3 stores + commit
+  EXPECT_EQ(c1[e], Instr::bubble(64 + 32 + 128));
+  EXPECT_EQ(c1[e - 1], Instr::release(4));
+  EXPECT_EQ(c1[e - 2], Instr::bar_arrive(2));
+  EXPECT_EQ(c1[1], Instr::bar_wait(3, 1));
+}
+
 TEST(Synthesis, ReadChunkSizeDoesNotChangeTheStream) {
   Fa3Source a(shape(128, 528), config(), 2), b(shape(128, 528), config(), 2);
   auto pa = a.open(0), pb = b.open(0);
