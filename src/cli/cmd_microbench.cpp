@@ -214,7 +214,10 @@ void add_microbench_command(CLI::App& app) {
                  "latency: warm-up passes over the working set")->capture_default_str();
   mb->add_option("--warmup-max", o->warmup_max, "latency: at most this many warm-up hops")->capture_default_str();
   mb->add_option("--hop-bubble", o->hop_bubble,
-                 "tma-latency: loop cycles per hop besides the copy (calibrated default)")->capture_default_str();
+                 fmt::format("tma-latency: loop cycles per hop besides the copy ({}: the chase "
+                             "loop of Luo et al.'s files; {}: the gpu/ kit's, data/measured/)",
+                             microbench::kTmaHopBubble, microbench::kKitTmaHopBubble))
+      ->capture_default_str();
   mb->add_option("--sim-mib", o->sim_mib, "bandwidth: MiB simulated per case (a prefix of the walk)")->capture_default_str();
   mb->add_option("--array-mib", o->array_mib,
                  "bandwidth: size of the walked array; below the L2 size later passes hit in L2")->capture_default_str();
