@@ -27,6 +27,7 @@ struct MbOpts {
   double ws_ratio = 1.5;
   std::uint64_t hops = 2000, warmup_passes = 1, warmup_max = 1u << 20, sim_mib = 32,
                 array_mib = 4096;
+  double clock_mhz = 0;  // 0: the measured file's clock_mhz, else the configuration's gpu.clock
   std::uint32_t hop_bubble = microbench::kTmaHopBubble, blocks_per_sm = 4;
   bool no_skip = false, quiet = false;
 };
@@ -114,6 +115,16 @@ void run_command(const MbOpts& o) {
     points_from_csv(o.name, *measured, mo, !o.ws.empty());
   }
   Config base = make_config(o.gpu);
+  // The simulated SM clock is the one the measurement ran at: --clock-mhz, else the measured
+  // file's clock_mhz column, unless gpu.clock was given with --set (or --sweep, applied below).
+  if (o.clock_mhz != 0) {
+    set_clock_mhz(base, o.clock_mhz, "--clock-mhz", "--clock-mhz");
+  } else if (measured && base.origin("gpu.clock") != "--set") {
+    if (const auto mhz = microbench::measured_clock_mhz(*measured)) {
+      set_clock_mhz(base, *mhz, "clock_mhz", o.compare + " (clock_mhz)");
+      if (!o.quiet) std::cerr << fmt::format("simulating at {} MHz, the clock_mhz of {}\n", *mhz, o.compare);
+    }
+  }
   // Microbenchmarks measure the memory hierarchy: use it unless the user chose a model.
   if (base.origin("mem.model") == "default") base.set("mem.model", "hierarchy", "microbench");
   std::vector<std::pair<std::string, Config>> configs;
@@ -187,6 +198,9 @@ void add_microbench_command(CLI::App& app) {
   mb->add_option("name", o->name,
                  "load-latency | tma-latency | tma-bandwidth | dram-bandwidth | kv-stream")->required();
   add_gpu_options(mb, o->gpu);
+  mb->add_option("--clock-mhz", o->clock_mhz,
+                 "SM clock in MHz (default: the --compare file's clock_mhz column, else the GPU "
+                 "preset's; --set gpu.clock also overrides the file)");
   mb->add_option("--json", o->json, "write the results (and MAPE with --compare) to FILE");
   mb->add_option("--csv", o->csv, "write the results as CSV (the measured files' columns) to FILE");
   mb->add_option("--compare", o->compare,
@@ -200,7 +214,10 @@ void add_microbench_command(CLI::App& app) {
                  "latency: warm-up passes over the working set")->capture_default_str();
   mb->add_option("--warmup-max", o->warmup_max, "latency: at most this many warm-up hops")->capture_default_str();
   mb->add_option("--hop-bubble", o->hop_bubble,
-                 "tma-latency: loop cycles per hop besides the copy (calibrated default)")->capture_default_str();
+                 fmt::format("tma-latency: loop cycles per hop besides the copy ({}: the chase "
+                             "loop of Luo et al.'s files; {}: the gpu/ kit's, data/measured/)",
+                             microbench::kTmaHopBubble, microbench::kKitTmaHopBubble))
+      ->capture_default_str();
   mb->add_option("--sim-mib", o->sim_mib, "bandwidth: MiB simulated per case (a prefix of the walk)")->capture_default_str();
   mb->add_option("--array-mib", o->array_mib,
                  "bandwidth: size of the walked array; below the L2 size later passes hit in L2")->capture_default_str();

@@ -50,9 +50,35 @@ Csv read_csv(const std::string& path) {
     if (cells.size() != c.header.size())
       user_error("{}:{}: {} values, the header has {}", path, n, cells.size(), c.header.size());
     c.rows.push_back(std::move(cells));
+    c.lines.push_back(n);
   }
   if (c.header.empty()) user_error("{}: no header line", path);
   return c;
+}
+
+std::optional<double> measured_clock_mhz(const Csv& m) {
+  std::size_t c = m.header.size();
+  for (std::size_t i = 0; i < m.header.size(); ++i)
+    if (m.header[i] == "clock_mhz") c = i;
+  if (c == m.header.size()) return std::nullopt;
+  auto line = [&](std::size_t r) { return r < m.lines.size() ? m.lines[r] : static_cast<int>(r) + 2; };
+  std::optional<double> mhz;
+  std::size_t first = 0;
+  for (std::size_t r = 0; r < m.rows.size(); ++r) {
+    const std::string& text = m.rows[r][c];
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !(v >= 1) || !std::isfinite(v))
+      user_error("{}:{}: clock_mhz '{}' is not a clock in MHz", m.file, line(r), text);
+    if (!mhz) {
+      mhz = v;
+      first = r;
+    } else if (v != *mhz) {
+      user_error("{}:{}: clock_mhz {} differs from the {} MHz of line {}; the rows must share "
+                 "one clock (or pass --clock-mhz)", m.file, line(r), text, *mhz, line(first));
+    }
+  }
+  return mhz;
 }
 
 std::string canonical_key(const std::string& text) {

@@ -2,6 +2,7 @@
 // allowed, comma-separated values) and comparing a simulated Result against them.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ namespace simfa::microbench {
 struct Csv {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
+  std::vector<int> lines;  // file line of each row (1-based), for messages
   std::string file;
   // Index of a column; throws UserError naming the file when it is missing.
   std::size_t column(const std::string& name) const;
@@ -19,6 +21,11 @@ struct Csv {
 
 // Throws UserError (file and line) when the file cannot be read or a row has the wrong width.
 Csv read_csv(const std::string& path);
+
+// The SM clock the measurement ran at, from the file's `clock_mhz` column (reference format);
+// nullopt when the file has no such column. Throws UserError (file and line) for a value that is
+// not a positive number, or when the rows disagree (one simulated clock per run).
+std::optional<double> measured_clock_mhz(const Csv& measured);
 
 // Canonical text of a numeric key ("1.0" and "1" compare equal); other text is kept as is.
 std::string canonical_key(const std::string& text);

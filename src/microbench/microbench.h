@@ -22,6 +22,11 @@ namespace simfa::microbench {
 // once on the L2-hit floor of tma_latency.csv (369.1 cycles) against the simulated floor with no
 // bubble, the memory system and core held at their own calibrated values (docs/validation.md).
 inline constexpr std::uint32_t kTmaHopBubble = 67;
+// The same for the chase loop of the gpu/ kit (gpu/ubench/latency.cu: arrive.expect_tx, copy,
+// try_wait loop, volatile shared-memory load), calibrated the same way on the H200 run's
+// tma_latency.csv: L2 floor 350.3 cycles - (40 launch + 275 near hit + 4 issue) = 31; pass it
+// with --hop-bubble when comparing with a kit file (docs/validation.md).
+inline constexpr std::uint32_t kKitTmaHopBubble = 31;
 
 struct BandwidthCase {
   CopyShape shape;

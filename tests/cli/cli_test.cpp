@@ -108,6 +108,29 @@ TEST(Cli, MicrobenchBadRunLengthsAreUserErrorsNamingTheFlag) {
   }
 }
 
+TEST(Cli, MicrobenchSimulatesAtTheClockOfTheMeasuredFile) {
+  const auto one = temp_file("clock1000.csv", "# a comment\nworking_set_kib,latency_cycles,clock_mhz\n2,300,1000\n4,300,1000\n");
+  const std::string run = "microbench load-latency --ws 2 --hops 20 --quiet --compare " + one;
+  Out f = simfa(run);
+  ASSERT_EQ(f.rc, 0) << f.text;
+  EXPECT_NE(f.text.find("clock_mhz: 1000"), std::string::npos) << f.text;
+  Out c = simfa(run + " --clock-mhz 1500");
+  ASSERT_EQ(c.rc, 0) << c.text;
+  EXPECT_NE(c.text.find("clock_mhz: 1500"), std::string::npos) << c.text;
+  Out s = simfa(run + " --set gpu.clock=1200MHz");
+  ASSERT_EQ(s.rc, 0) << s.text;
+  EXPECT_NE(s.text.find("clock_mhz: 1200"), std::string::npos) << s.text;
+  const auto mixed = temp_file("clockmixed.csv", "working_set_kib,latency_cycles,clock_mhz\n2,300,1980\n4,300,1755\n");
+  Out m = simfa("microbench load-latency --ws 2 --hops 20 --quiet --compare " + mixed);
+  EXPECT_EQ(m.rc, 2) << m.text;
+  EXPECT_NE(m.text.find("clockmixed.csv:3: clock_mhz 1755 differs from the 1980 MHz of line 2"), std::string::npos)
+      << m.text;
+  const auto bad = temp_file("clockbad.csv", "working_set_kib,latency_cycles,clock_mhz\n2,300,fast\n");
+  Out b = simfa("microbench load-latency --ws 2 --hops 20 --quiet --compare " + bad);
+  EXPECT_EQ(b.rc, 2) << b.text;
+  EXPECT_NE(b.text.find("clockbad.csv:2: clock_mhz 'fast' is not a clock in MHz"), std::string::npos) << b.text;
+}
+
 TEST(Cli, ConfigShowListsKeysWithUnitsAndSources) {
   Out o = simfa("config show --gpu h800-pcie");
   ASSERT_EQ(o.rc, 0) << o.text;

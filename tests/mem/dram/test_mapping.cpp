@@ -14,33 +14,45 @@ namespace {
 
 using test::default_params;
 
+// The organisations of the presets: HBM3 with 80 channels (h800, h100) and the H200's 94 channels
+// (a 6016-bit bus, configs/gpu/h200.toml): neither is a power of two.
+std::vector<DramParams> organisations() {
+  DramParams h200 = default_params();
+  h200.channels = 94;
+  h200.rows = 49152;
+  return {default_params(), h200};
+}
+
 TEST(DramMapping, RoundTripsEveryField) {
-  const DramParams p = default_params();
-  const AddressMapping m(p);
-  Rng rng(1, "mapping");
-  const std::uint64_t capacity = 80ULL * 2 * 16 * 32768 * 1024;  // 80 GiB
-  for (int i = 0; i < 20000; ++i) {
-    const Addr line = (rng.next() % capacity) / 128 * 128;
-    const DramCoord c = m.map(line);
-    ASSERT_LT(c.channel, 80u);
-    ASSERT_LT(c.pc, 2u);
-    ASSERT_LT(c.bank, 16u);
-    ASSERT_EQ(c.bank / 4, c.bg);
-    ASSERT_LT(c.row, 32768u);
-    ASSERT_LT(c.column, 8u);
-    ASSERT_EQ(m.line_of(c), line);
+  for (const DramParams& p : organisations()) {
+    const AddressMapping m(p);
+    Rng rng(1, "mapping");
+    const std::uint64_t capacity = std::uint64_t{p.channels} * 2 * 16 * p.rows * 1024;
+    for (int i = 0; i < 20000; ++i) {
+      const Addr line = (rng.next() % capacity) / 128 * 128;
+      const DramCoord c = m.map(line);
+      ASSERT_LT(c.channel, p.channels);
+      ASSERT_LT(c.pc, 2u);
+      ASSERT_LT(c.bank, 16u);
+      ASSERT_EQ(c.bank / 4, c.bg);
+      ASSERT_LT(c.row, p.rows);
+      ASSERT_LT(c.column, 8u);
+      ASSERT_EQ(m.line_of(c), line);
+    }
   }
 }
 
 TEST(DramMapping, ConsecutiveLinesVisitEveryChannelOnce) {
-  for (ChannelHash h : {ChannelHash::Xor, ChannelHash::None}) {
-    DramParams p = default_params();
-    p.channel_hash = h;
-    const AddressMapping m(p);
-    for (Addr group : {0ULL, 12345ULL}) {
-      std::vector<int> seen(80, 0);
-      for (Addr i = 0; i < 80; ++i) ++seen[m.map((group * 80 + i) * 128).channel];
-      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 80);
+  for (DramParams p : organisations()) {
+    for (ChannelHash h : {ChannelHash::Xor, ChannelHash::None}) {
+      p.channel_hash = h;
+      const AddressMapping m(p);
+      const Addr n = p.channels;
+      for (Addr group : {0ULL, 12345ULL}) {
+        std::vector<int> seen(n, 0);
+        for (Addr i = 0; i < n; ++i) ++seen[m.map((group * n + i) * 128).channel];
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(n)) << n << " channels";
+      }
     }
   }
 }
@@ -68,17 +80,19 @@ TEST(DramMapping, CustomOrderIsHonoured) {
 
 // Power-of-two strides (FA3's K/V rows are 2^k bytes apart) must not collapse onto a few channels.
 TEST(DramMapping, XorHashSpreadsPowerOfTwoStrides) {
-  const DramParams p = default_params();
-  const AddressMapping m(p);
-  for (int k = 0; k <= 16; ++k) {
-    std::vector<int> count(80, 0);
-    const int n = 80 * 64;
-    for (int i = 0; i < n; ++i) ++count[m.map(static_cast<Addr>(i) << (7 + k)).channel];
-    const int used =
-        static_cast<int>(std::count_if(count.begin(), count.end(), [](int c) { return c > 0; }));
-    const int most = *std::max_element(count.begin(), count.end());
-    EXPECT_EQ(used, 80) << "stride 2^" << k << " lines";
-    EXPECT_LE(most, 3 * n / 80) << "stride 2^" << k << " lines";
+  for (const DramParams& p : organisations()) {
+    const AddressMapping m(p);
+    const int ch = static_cast<int>(p.channels);
+    for (int k = 0; k <= 16; ++k) {
+      std::vector<int> count(ch, 0);
+      const int n = ch * 64;
+      for (int i = 0; i < n; ++i) ++count[m.map(static_cast<Addr>(i) << (7 + k)).channel];
+      const int used =
+          static_cast<int>(std::count_if(count.begin(), count.end(), [](int c) { return c > 0; }));
+      const int most = *std::max_element(count.begin(), count.end());
+      EXPECT_EQ(used, ch) << "stride 2^" << k << " lines, " << ch << " channels";
+      EXPECT_LE(most, 3 * n / ch) << "stride 2^" << k << " lines, " << ch << " channels";
+    }
   }
 }
 

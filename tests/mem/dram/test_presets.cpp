@@ -84,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(
     Gpus, DocPresets,
     ::testing::Values(Preset{"# dram section of configs/gpu/h800.toml and configs/gpu/h100.toml",
                              1830e6, 3.328e12},
-                      Preset{"# dram section of configs/gpu/h200.toml", 1830e6, 4.8e12},
+                      Preset{"# dram section of configs/gpu/h200.toml", 1980e6, 4.814e12},
                       Preset{"# dram section of configs/gpu/h800-pcie.toml", 1755e6, 2.0e12}));
 
 TEST(DocPresets, TheHbm3BlockRepeatsTheRegisteredDefaults) {
@@ -98,6 +98,32 @@ TEST(DocPresets, TheHbm3BlockRepeatsTheRegisteredDefaults) {
   EXPECT_EQ(a.t.tRFC, b.t.tRFC);
   EXPECT_EQ(a.refresh, b.refresh);
   EXPECT_EQ(a.ctrl_latency, b.ctrl_latency);
+}
+
+// The H200 block follows the device's report (a 6016-bit bus at 3201 MHz) and hardware.md's HBM3
+// nanosecond table at tCK = 4 / 6.402 GHz.
+TEST(DocPresets, TheH200BlockIsTheReportedBusAndTheNanosecondTableAtItsClock) {
+  const DramParams p = load(doc_blocks().at("# dram section of configs/gpu/h200.toml"), 1980e6);
+  EXPECT_EQ(p.channels * p.pc_width_bits * p.pseudo_channels, 6016u);
+  EXPECT_DOUBLE_EQ(p.data_rate_mts, 2 * 3201.0);
+  const double tck = 4.0 / 6.402;  // ns
+  EXPECT_EQ(p.t.tCL, ns_to_tck(12.5, tck));
+  EXPECT_EQ(p.t.tRCD_rd, ns_to_tck(19.375, tck));
+  EXPECT_EQ(p.t.tRCD_wr, ns_to_tck(9.375, tck));
+  EXPECT_EQ(p.t.tRP, ns_to_tck(16.25, tck));
+  EXPECT_EQ(p.t.tRAS, ns_to_tck(28.125, tck));
+  EXPECT_EQ(p.t.tRC, ns_to_tck(45, tck));
+  EXPECT_EQ(p.t.tCWL, ns_to_tck(6.25, tck));
+  EXPECT_EQ(p.t.tRRD_S, ns_to_tck(2.5, tck));
+  EXPECT_EQ(p.t.tRRD_L, ns_to_tck(3.125, tck));
+  EXPECT_EQ(p.t.tFAW, ns_to_tck(15, tck));
+  EXPECT_EQ(p.t.tWR, ns_to_tck(20.625, tck));
+  EXPECT_EQ(p.t.tRTP, ns_to_tck(5.625, tck));
+  EXPECT_EQ(p.t.tWTR_S, ns_to_tck(4.375, tck));
+  EXPECT_EQ(p.t.tWTR_L, ns_to_tck(6.25, tck));
+  EXPECT_EQ(p.t.tREFI, ns_to_tck(3900, tck));
+  EXPECT_EQ(p.t.tRFC, ns_to_tck(450, tck));
+  EXPECT_EQ(p.t.tRFCpb, ns_to_tck(200, tck));
 }
 
 }  // namespace
