@@ -212,7 +212,8 @@ std::string run_fa3_json(const std::string& gpu, const std::vector<std::string>&
 std::string run_trace_json(const std::vector<std::string>& paths, const std::string& gpu,
                            const std::vector<std::string>& sets, const std::vector<std::string>& ablations,
                            bool skip_idle) {
-  const Config cfg = make_config(gpu, sets, ablations);
+  Config cfg = make_config(gpu, sets, ablations);
+  apply_clock_model(cfg);  // as simfa trace run
   trace::MemoryTrace t = trace::read_trace_paths(paths);
   py::gil_scoped_release release;
   RunOptions ro;

@@ -25,7 +25,7 @@ Config make_config(std::string_view gpu, const std::vector<std::string>& sets = 
 // least 1 (MHz), got ..." below 1 MHz or for NaN.
 void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_view origin);
 
-// The clock a FlashAttention run simulates at (gpu.clock_model): 'power-limited' lowers gpu.clock
+// The clock a kernel run (FA3 or a trace; not a microbenchmark) simulates at (gpu.clock_model): 'power-limited' lowers gpu.clock
 // to gpu.power_limited_clock when that is lower, 'fixed' keeps it. Sets gpu.clock to the result
 // (recording why) and says what it did, for the run's report.
 struct ClockChoice {

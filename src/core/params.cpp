@@ -18,10 +18,10 @@ void register_core_params(ParamRegistry& r) {
          "(0: no limit)",
          "per preset, measured by gpu/ubench/clock.cu (data/measured/h200/ubench/clock.csv)", 0, 1e10});
   r.add({"gpu.clock_model", T::Enum, "power-limited", "",
-         "clock of FlashAttention runs: 'power-limited' = min(gpu.clock, gpu.power_limited_clock) (FA3 keeps "
+         "clock of kernel runs: 'power-limited' = min(gpu.clock, gpu.power_limited_clock) (FA3 keeps "
          "the tensor pipe busy, and a 700 W Hopper part does not hold 1830 MHz doing that); 'fixed' = "
-         "gpu.clock as given (a clock measured during the run; a part that holds its lock). Trace and "
-         "microbenchmark runs always use gpu.clock",
+         "gpu.clock as given (a clock measured during the run; a part that holds its lock). Kernel runs "
+         "(run, trace run, validate, Python) apply it; microbenchmarks always use gpu.clock",
          "data/measured/h200/ubench/clock.csv, attn_clock.csv; ../shared/reference/sm-compute.md 'Clocks under "
          "load'", 0, 0, {"power-limited", "fixed"}});
   r.add({"gpu.cta_launch_cycles", T::Int, "0", "cycles",

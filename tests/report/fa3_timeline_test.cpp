@@ -117,7 +117,7 @@ TEST(Fa3Timeline, SvgOfOneSmIsWellFormedXml) {
 // those in turn as well, and the measured overlap is 0 cycles. The bound asserted is 1% of the
 // WGMMA busy time (room for a different tile order, not for a broken hand-off: a ping-pong that
 // let both consumers issue freely interleaves their groups, as the second run without ping-pong
-// shows, with overlap well above zero).
+// shows, with overlap well above zero). Behind the memory hierarchy the bound is looser (below).
 // The contrast run turns the ping-pong off and lets the SM pick threads round robin, so that the
 // two consumers, released by the same K/V tile, issue their WGMMAs interleaved: the overlap
 // measure must see that. (With greedy-then-oldest selection and no ping-pong, the first consumer
@@ -138,10 +138,20 @@ TEST(Fa3Timeline, PingPongKeepsTheConsumersGemmsApart) {
   EXPECT_LT(a.overlap_fraction(), 0.01);
   EXPECT_GT(b.overlap, a.overlap);
 
+  // Behind the memory hierarchy, loads that arrive late at tile boundaries let the GEMMs FA3 issues
+  // outside the ping-pong (each tile's first QK and last PV) meet the other consumer's, and a
+  // group's span ends when its result is visible to wait_group, 53 cycles after the pipe freed
+  // (tensor.lone_latency_ss): the spans overlap more there (about 7%), but still less than without
+  // the ping-pong on the same memory.
   const Fa3Run hier = run_fa3(1024, false, {"mem.model=hierarchy"});
+  const Fa3Run hier_nopp = run_fa3(1024, false, {"mem.model=hierarchy", "fa3.pingpong=off", "sm.scheduler=lrr"});
   const PingPongStats h = pingpong_stats(*hier.rec, hier.info, 0);
+  const PingPongStats hn = pingpong_stats(*hier_nopp.rec, hier_nopp.info, 0);
+  std::printf("hierarchy: ping-pong overlap %.2f%%, without %.2f%%\n", 100 * h.overlap_fraction(),
+              100 * hn.overlap_fraction());
   EXPECT_EQ(h.groups, a.groups);
-  EXPECT_LT(h.overlap_fraction(), 0.01);
+  EXPECT_LT(h.overlap_fraction(), 0.10);
+  EXPECT_LT(h.overlap, hn.overlap);
 }
 
 TEST(Fa3Timeline, CausalRunIsShorterThanNonCausal) {

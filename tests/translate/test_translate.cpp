@@ -58,15 +58,24 @@ std::string listing(const std::vector<Instr>& v, std::size_t from, std::size_t n
   return s;
 }
 
-// Compares the translated CTAs with the synthesized ones, instruction by instruction.
-void expect_same_streams(const testing::SynthRun& synth, const Fa3LogSource& tr) {
+// Compares the translated CTAs with the synthesized ones, instruction by instruction. A measured
+// translation marks the bubbles it measured fixed=1 (durations from a log); `measured_fixed`
+// compares those without the flag and checks that at least one bubble carried it.
+void expect_same_streams(const testing::SynthRun& synth, const Fa3LogSource& tr, bool measured_fixed = false) {
   ASSERT_EQ(tr.kernel().ctas, synth.code.size());
+  std::size_t fixed = 0;
   for (std::uint32_t c = 0; c < synth.code.size(); ++c) {
     const auto got = tr.translate_cta(c);
     ASSERT_EQ(got.size(), synth.code[c].size()) << "cta " << c;
     for (std::size_t w = 0; w < got.size(); ++w) {
       const auto& a = synth.code[c][w];
-      const auto& b = got[w].code;
+      auto b = got[w].code;
+      for (Instr& in : b)
+        if (in.op == trace::Op::BUBBLE && (in.flags & trace::kBubbleFixed)) {
+          EXPECT_TRUE(measured_fixed) << "a fixed bubble in a model-bubble translation";
+          in.flags = 0;
+          ++fixed;
+        }
       std::size_t i = 0;
       while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
       ASSERT_TRUE(i == a.size() && i == b.size())
@@ -76,6 +85,7 @@ void expect_same_streams(const testing::SynthRun& synth, const Fa3LogSource& tr)
           << listing(b, i, 6);
     }
   }
+  if (measured_fixed) EXPECT_GT(fixed, 0u) << "no measured bubble was marked fixed=1";
 }
 
 // The kernel lines and TensorMaps of the two sources are the same too.
@@ -148,7 +158,7 @@ TEST_P(TranslateEqualsSynthesize, InstructionStreamsAreIdentical) {
   // clock, so the measured trace is the same trace.
   opt.bubbles = BubbleMode::Measured;
   Fa3LogSource measured(parse(testing::emulate(src, synth.events)), cfg, 2, opt);
-  expect_same_streams(synth, measured);
+  expect_same_streams(synth, measured, /*measured_fixed=*/true);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fa3, TranslateEqualsSynthesize, ::testing::ValuesIn(cases()),

@@ -131,7 +131,7 @@ TEST(Fa3Kernel, SimfaAttnFixesItsStructure) {
   EXPECT_TRUE(k.o_from_registers);
   EXPECT_FALSE(k.uses_barrier_o());
   EXPECT_EQ(k.pingpong_bar, 2);
-  EXPECT_EQ(k.register_epilogue_bubble(), 64u + 32 + 128);
+  EXPECT_EQ(k.register_epilogue_bubble(), 64u + 64 + 128);  // 1/rowsum, convert O (pipe model), STSM bytes
   // GQA at a short length: FA3 would pack (group 16 at L 16), simfa-attn never does.
   EXPECT_FALSE(resolve_fa3(shape(16, 512, 1, 16), config({"fa3.kernel=simfa-attn"}), 132).pack_gqa);
   EXPECT_FALSE(resolve_fa3(shape(512, 512), config({"fa3.kernel=simfa-attn", "fa3.intra_wg_overlap=off"}), 132)

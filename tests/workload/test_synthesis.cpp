@@ -193,7 +193,8 @@ struct TinyOwn {
     qk(o, c, 0);
     o.push_back(Instr::wgmma_wait(1, 0));
     o.push_back(Instr::release(0));
-    o.push_back(Instr::bubble(176 + 880 + 44 + 64));  // mask_cols + softmax + convert_p (+ zero O)
+    // Pipe-model bubbles (docs/fa3-workload.md): mask 176 + softmax 985 + convert P 88 + zero O 64.
+    o.push_back(Instr::bubble(176 + 985 + 88 + 64));  // mask_cols + softmax + convert_p (+ zero O)
     const int ks[2] = {1, 0}, vs[2] = {0, 1};
     for (int j = 0; j < 2; ++j) {
       if (c == 0) o.push_back(Instr::mb_wait(static_cast<std::uint16_t>(ks[j])));
@@ -204,10 +205,10 @@ struct TinyOwn {
       o.push_back(Instr::bar_arrive(other));
       o.push_back(Instr::wgmma_wait(1, 1));
       o.push_back(Instr::release(static_cast<std::uint16_t>(ks[j])));
-      o.push_back(Instr::bubble(88 + 704 + 88));  // softmax_block
+      o.push_back(Instr::bubble(243 + 720 + 22));  // softmax_block
       o.push_back(Instr::wgmma_wait(1, 0));
       o.push_back(Instr::release(static_cast<std::uint16_t>(2 + vs[j])));
-      o.push_back(Instr::bubble(44 + 64));  // convert_p, rescale_o
+      o.push_back(Instr::bubble(88 + 64));  // convert_p, rescale_o
     }
     o.push_back(Instr::release(4));  // QueryEmpty arrive
     o.push_back(Instr::mb_wait(2));  // every consumer waits for V(0)
@@ -215,7 +216,7 @@ struct TinyOwn {
     o.push_back(Instr::wgmma_wait(1, 0));
     o.push_back(Instr::release(2));
     // Epilogue: 1/rowsum, convert, 64 x 128 x 2 bytes of st.global; stores of this WG's rows + LSE.
-    o.push_back(Instr::bubble(64 + 32 + 128));
+    o.push_back(Instr::bubble(64 + 64 + 128));
     o.push_back(Instr::tma_store(sV, O + c * 64 * row, 3, 0));
     o.push_back(Instr::tma_store(sV + 0x2000, O + c * 64 * row + 128, 3, 0));
     o.push_back(Instr::tma_store(sV, LSE + c * 64 * 4, 4, 0));
@@ -256,7 +257,7 @@ TEST(Synthesis, SimfaAttnWithoutOverlapKeepsItsProducerOrder) {
   auto waits = std::count_if(c1.begin(), c1.end(), [](const Instr& i) { return i.op == trace::Op::MB_WAIT; });
   EXPECT_EQ(waits, 1 + 3 + 3);
   std::size_t e = c1.size() - 5;  // bubble + 3 stores + commit
-  EXPECT_EQ(c1[e], Instr::bubble(64 + 32 + 128));
+  EXPECT_EQ(c1[e], Instr::bubble(64 + 64 + 128));
   EXPECT_EQ(c1[e - 1], Instr::release(4));
   EXPECT_EQ(c1[e - 2], Instr::bar_arrive(2));
   EXPECT_EQ(c1[1], Instr::bar_wait(3, 1));
