@@ -202,8 +202,10 @@ Cycle Sm::tick(Cycle now) {
     const Cta& c = ctas_[live_ctas_[i]];
     if (c.live_threads == 0 && c.outstanding == 0 && now >= c.finish_at) maybe_retire(live_ctas_[i], now);
   }
-  // 6. When do we need to run again?
+  // 6. When do we need to run again? (Also when a running bubble ends, a Done thread's too: the
+  // others' rates change then.)
   Cycle next = aeq_.next();
+  for (std::uint32_t s : bubble_threads_) next = std::min(next, std::max(threads_[s].ready_at, now + 1));
   Cycle min_ready = kNever;
   for (std::uint32_t s : live_threads_) {
     const Thread& t = threads_[s];
@@ -549,8 +551,9 @@ void Sm::rerate_bubbles(Cycle now) {
 }
 
 void Sm::bubble_end_changed(Thread& t, Cycle end, Cycle now) {
+  // No AEQ event: the tick's next-wake computation covers every running bubble's end, so the end
+  // can move as often as the tensor pipe changes without stale wake-ups.
   t.ready_at = end;
-  aeq_.push(end, AeqKind::ThreadReady, static_cast<std::uint32_t>(&t - threads_.data()));
   if (t.st == St::Ready) {
     min_ready_ = std::min(min_ready_, end);
   } else if (t.st == St::Done) {
