@@ -129,8 +129,10 @@ TEST(Validate, CaseMatchesSimfaRun) {
 // committed H200 log of gpu/attn, Llama-3 8B heads at L = S = 512, decompressed with xz).
 class ValidateLogs : public ::testing::Test {
  protected:
+  // Each test its own folder and CSV: ctest runs the tests of this fixture in parallel.
+  static std::string tag() { return ::testing::UnitTest::GetInstance()->current_test_info()->name(); }
   void SetUp() override {
-    dir_ = temp_path("logs");
+    dir_ = temp_path("logs_" + tag());
     std::filesystem::create_directories(dir_);
     const std::string xz = std::string(SIMFA_SOURCE_DIR) + "/data/measured/h200/evlog/llama3-8b-s512.evlog.xz";
     ASSERT_EQ(std::system(("xz -dc '" + xz + "' > '" + dir_ + "/llama3-8b-s512.evlog'").c_str()), 0)
@@ -138,7 +140,7 @@ class ValidateLogs : public ::testing::Test {
   }
   // The row as gpu/attn's timings.csv writes it (its gpu column is CUDA's device name).
   static std::string csv(const std::string& rows) {
-    return write_temp("logs.csv", "case,batch,seqlen,heads,head_dim,causal,measured_us,kv_seqlen,heads_kv,dtype,"
+    return write_temp("logs_" + tag() + ".csv", "case,batch,seqlen,heads,head_dim,causal,measured_us,kv_seqlen,heads_kv,dtype,"
                                   "clock_mhz,gpu\n" + rows);
   }
   static constexpr const char* kRow = "llama3-8b-s512,1,512,32,128,0,17.26,512,8,fp16,1735,NVIDIA H200\n";

@@ -85,7 +85,9 @@ void expect_same_streams(const testing::SynthRun& synth, const Fa3LogSource& tr,
           << listing(b, i, 6);
     }
   }
-  if (measured_fixed) EXPECT_GT(fixed, 0u) << "no measured bubble was marked fixed=1";
+  if (measured_fixed) {
+    EXPECT_GT(fixed, 0u) << "no measured bubble was marked fixed=1";
+  }
 }
 
 // The kernel lines and TensorMaps of the two sources are the same too.

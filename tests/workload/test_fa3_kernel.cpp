@@ -169,7 +169,9 @@ TEST(Fa3Kernel, CausalBlockRangesAndMasking) {
     const BlockRange r = block_range(k, m);
     EXPECT_EQ(r.count(), m + 1);
     EXPECT_TRUE(block_masked(k, r, m));
-    if (m > 0) EXPECT_FALSE(block_masked(k, r, m - 1));
+    if (m > 0) {
+      EXPECT_FALSE(block_masked(k, r, m - 1));
+    }
   }
   const Fa3Kernel o = resolve_fa3(shape(512, 512, 1, 1, 128, true), config({"fa3.version=original"}), 132);
   const BlockRange r = block_range(o, 3);
