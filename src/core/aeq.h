@@ -1,6 +1,6 @@
 // The Asynchronous Event Queue: the SM's one time-ordered list of pending completions (a WGMMA
-// leaving the pipe, its result becoming visible, its outstanding slot freeing, TMA setup done,
-// bubble end). Engines push what will finish when; the SM pops what is due
+// leaving the pipe, its result becoming visible, its outstanding slot freeing, TMA setup done).
+// Engines push what will finish when; the SM pops what is due
 // at the start of each of its cycles and wakes the physical threads whose waits became satisfied.
 #pragma once
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 namespace simfa::core {
 
-enum class AeqKind : std::uint8_t { WgmmaDone, WgmmaVisible, WgmmaSlotFree, TmaSetupDone, ThreadReady };
+enum class AeqKind : std::uint8_t { WgmmaDone, WgmmaVisible, WgmmaSlotFree, TmaSetupDone };
 
 struct AeqEvent {
   Cycle t;

@@ -72,7 +72,7 @@ void register_core_params(ParamRegistry& r) {
   r.add({"sm.fp32_latency", ParamType::Float, "4.22", "cycles", "dependent latency of FFMA/FADD/FMUL",
          std::string(pipes) + ": 4.22 cycles per step of one dependent chain (loop overhead included)", 0, 1e6});
   r.add({"sm.alu_latency", ParamType::Float, "4.22", "cycles", "dependent latency of FMNMX and F2FP",
-         std::string(pipes) + ": 4.22 cycles (as FP32)", 0, 1e6});
+         std::string(pipes) + ": FMNMX 4.22, F2FP 4.22 cycles per step of one dependent chain", 0, 1e6});
   r.add({"sm.mufu_latency", ParamType::Float, "17", "cycles", "dependent latency of MUFU.EX2",
          std::string(pipes) + ": 17.0 cycles (FlashGPU-Sim's H100 note: 18.9)", 0, 1e6});
   r.add({"sm.shfl_latency", ParamType::Float, "24", "cycles", "dependent latency of SHFL.BFLY",

@@ -149,28 +149,27 @@ Cycle Sm::tick(Cycle now) {
         dirty_ = true;
         break;
       }
-      default: break;  // setup done / bubble end: the wake is all
+      default: break;  // TMA setup done: the wake is all
     }
   }
-  // 2. Engines.
-  tma_.tick(now);
-  if (tc_.startable()) {
-    // An RS WGMMA reads A from the register file: slower while another WarpGroup computes.
-    const WgmmaJob& next = tc_.front();
-    bool cuda_busy = false;
-    for (std::uint32_t s : bubble_threads_) cuda_busy = cuda_busy || (s != next.thread && threads_[s].ready_at > now);
-    const Cycle done = tc_.tick(now, next.rs && cuda_busy ? p_.tensor.rs_slowdown_with_cuda : 1.0);
-    Group& g = threads_[next.thread].mma.at(next.group_serial);
-    g.first_start = std::min(g.first_start, now);
-    aeq_.push(done, AeqKind::WgmmaDone, next.thread);
-    pipe_changed = true;
-  }
-  // Bubbles that ended free the CUDA-core pipes for the others.
+  // 2. Engines. Bubbles that ended free the CUDA-core pipes for the others.
   bool bubbles_changed = false;
   for (std::size_t i = bubble_threads_.size(); i-- > 0;) {
     if (threads_[bubble_threads_[i]].ready_at > now) continue;
     bubble_threads_.erase(bubble_threads_.begin() + static_cast<std::ptrdiff_t>(i));
     bubbles_changed = true;
+  }
+  tma_.tick(now);
+  if (tc_.startable()) {
+    // An RS WGMMA reads A from the register file: slower while another WarpGroup computes.
+    const WgmmaJob& next = tc_.front();
+    bool cuda_busy = false;
+    for (std::uint32_t s : bubble_threads_) cuda_busy = cuda_busy || s != next.thread;
+    const Cycle done = tc_.tick(now, next.rs && cuda_busy ? p_.tensor.rs_slowdown_with_cuda : 1.0);
+    Group& g = threads_[next.thread].mma.at(next.group_serial);
+    g.first_start = std::min(g.first_start, now);
+    aeq_.push(done, AeqKind::WgmmaDone, next.thread);
+    pipe_changed = true;
   }
   if ((pipe_changed || bubbles_changed) && !bubble_threads_.empty()) rerate_bubbles(now);
   while (!port_blocked_ && !ldg_pending_.empty()) {
@@ -460,13 +459,10 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       t.bubble_fixed = (in.flags & trace::kBubbleFixed) != 0;
       t.bubble_left = in.count;
       t.bubble_rate = 1.0;
-      t.bubble_work = in.count;
       t.bubble_since = t.bubble_start = now;
       bubble_threads_.push_back(slot);
       advance(slot, now, now + in.count);
-      if (!p_.cuda.interference) return aeq_.push(now + in.count, AeqKind::ThreadReady, slot);
-      t.ready_at = 0;  // forces rerate_bubbles to set (and announce) its end
-      return rerate_bubbles(now);
+      return rerate_bubbles(now);  // its end, and the others' now that it shares their pipes
     }
     case Op::LDG: {
       mem::MemReq r;
@@ -545,12 +541,11 @@ void Sm::rerate_bubbles(Cycle now) {
     t.bubble_left = std::max(0.0, t.bubble_left - static_cast<double>(now - t.bubble_since) * t.bubble_rate);
     t.bubble_since = now;
     t.bubble_rate = bubble_rate(t, running);
-    const Cycle end = now + static_cast<Cycle>(std::ceil(t.bubble_left / t.bubble_rate - 1e-9));
-    if (end != t.ready_at) bubble_end_changed(t, std::max(end, now), now);
+    set_bubble_end(t, now + static_cast<Cycle>(std::ceil(t.bubble_left / t.bubble_rate - 1e-9)));
   }
 }
 
-void Sm::bubble_end_changed(Thread& t, Cycle end, Cycle now) {
+void Sm::set_bubble_end(Thread& t, Cycle end) {
   // No AEQ event: the tick's next-wake computation covers every running bubble's end, so the end
   // can move as often as the tensor pipe changes without stale wake-ups.
   t.ready_at = end;
@@ -563,7 +558,6 @@ void Sm::bubble_end_changed(Thread& t, Cycle end, Cycle now) {
     for (std::uint32_t s : c.threads) fin = std::max(fin, threads_[s].ready_at);
     c.finish_at = fin;
   }
-  (void)now;
 }
 
 void Sm::close_bubble(std::uint32_t slot) {

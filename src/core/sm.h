@@ -118,7 +118,6 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
     // work-cycles per cycle since then; fixed: a measured duration, never slowed.
     bool in_bubble = false, bubble_fixed = false;
     double bubble_left = 0, bubble_rate = 1.0;
-    std::uint32_t bubble_work = 0;
     Cycle bubble_since = 0, bubble_start = 0;
   };
   struct Stage {
@@ -166,7 +165,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   void wgmma_visible(std::uint32_t idx, Cycle now);
   double bubble_rate(const Thread& t, std::size_t running) const;  // work-cycles per cycle now
   void rerate_bubbles(Cycle now);  // the tensor pipe or the set of running bubbles changed
-  void bubble_end_changed(Thread& t, Cycle end, Cycle now);
+  void set_bubble_end(Thread& t, Cycle end);
   void close_bubble(std::uint32_t slot);
 
   // TmaClient.

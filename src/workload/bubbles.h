@@ -18,11 +18,12 @@ struct UnitRates {
   int smem_bytes = 128;  // sm.smem_bytes_per_cycle
 };
 
-// Pipe rates (lanes per cycle per SM, four sub-partitions) and dependent latencies (cycles).
+// Pipe rates (lanes per cycle per SM, four sub-partitions) and dependent latencies (cycles): the
+// sm.* keys (resolve_fa3 fills them; their defaults are the H200 measurements).
 struct PipeRates {
-  double fp32 = 128, alu = 64, mufu = 16, shfl = 32;
-  double fp32_latency = 4.22, alu_latency = 4.22, mufu_latency = 17, shfl_latency = 24;
-  int smem_bytes = 128;
+  double fp32, alu, mufu, shfl;
+  double fp32_latency, alu_latency, mufu_latency, shfl_latency;
+  int smem_bytes;
 };
 
 struct BubbleCosts {

@@ -231,9 +231,8 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
 
   k.mask_ops_per_element = cfg.f("fa3.mask_ops_per_element");
   const std::string& bcm = cfg.s("fa3.bubble_costs");
-  k.pipe_bubbles = bcm == "pipes" || (bcm == "auto" && !k.paper_recipe);
-  if (k.pipe_bubbles) {
-    PipeRates p;
+  if (bcm == "pipes" || (bcm == "auto" && !k.paper_recipe)) {
+    PipeRates p{};
     p.fp32 = static_cast<double>(cfg.i("sm.fp32_ops_per_cycle"));
     p.alu = cfg.f("sm.alu_ops_per_cycle");
     p.mufu = static_cast<double>(cfg.i("sm.mufu_ops_per_cycle"));

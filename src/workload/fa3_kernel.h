@@ -45,7 +45,6 @@ struct Fa3Kernel {
   bool first_wg_waits_only = true; // steady-state K/V waits by consumer 0 only
   bool paper_pingpong = false;
   bool paper_bubbles = false;
-  bool pipe_bubbles = false;       // fa3.bubble_costs resolved: the pipe model (else the §5.2 formula)
   // simfa-attn: every consumer WarpGroup normalises its own 64 rows of O and stores them and their
   // LSE from registers with ordinary global stores: no smem staging, epilogue barrier, TMA store or
   // barrier_O. (The trace approximates the stores by TMA stores, docs/fa3-workload.md.)

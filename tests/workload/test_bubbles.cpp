@@ -38,20 +38,18 @@ TEST(Bubbles, MaskAndEpilogueTerms) {
 TEST(Bubbles, KernelTakesRatesFromConfig) {
   auto cfg = testing::config({"sm.mufu_ops_per_cycle=8", "fa3.bubble_costs=paper"});
   const Fa3Kernel k = resolve_fa3(testing::shape(256, 1024), cfg, 132);
-  EXPECT_FALSE(k.pipe_bubbles);
   EXPECT_EQ(k.bubbles.exp, 1408u);
   EXPECT_EQ(k.bubbles.paper_total(), 988u + 704u);
   // The pipe model (the default) takes the same key: a MUFU warp instruction occupies 32 / (8 / 4)
   // = 16 cycles of a sub-partition, (88 + 2) exps per thread: 1440.
   const Fa3Kernel kp = resolve_fa3(testing::shape(256, 1024), testing::config({"sm.mufu_ops_per_cycle=8"}), 132);
-  EXPECT_TRUE(kp.pipe_bubbles);
   EXPECT_EQ(kp.bubbles.exp, 1440u);
 }
 
 TEST(Bubbles, PipeModelTile64x176) {
-  // One consumer WarpGroup, 64 x 176 block, D 128, the H200's pipes (pipes.csv): e = 44 scores per
-  // row per thread, 88 per thread.
-  const BubbleCosts b = compute_bubbles_pipes(64, 176, 128, 2, 2, 2.0, PipeRates{});
+  // One consumer WarpGroup, 64 x 176 block, D 128, the default (H200, pipes.csv) rates of the sm.*
+  // keys, as resolve_fa3 reads them: e = 44 scores per row per thread, 88 per thread.
+  const BubbleCosts b = resolve_fa3(testing::shape(256, 1024), testing::config(), 132).bubbles;
   EXPECT_EQ(b.rowmax, 243u);    // max(44 x 4.22, 88 x 2) + 2 x (24 + 4.22) = 242.1
   EXPECT_EQ(b.exp, 720u);       // (88 + 2) x 8
   EXPECT_EQ(b.rowsum, 22u);     // 17 + 4.22
