@@ -41,8 +41,6 @@ double cycles_per_tick(const instr::EventLog& log, double sim_clock_hz) {
   return sim_clock_hz / rate;
 }
 
-std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
-
 }  // namespace
 
 Fa3LogSource::Fa3LogSource(instr::EventLog log, const Config& cfg, int num_sms, TranslateOptions opt)
@@ -55,15 +53,10 @@ Fa3LogSource::Fa3LogSource(instr::EventLog log, const Config& cfg, int num_sms, 
   const auto* q = m.log.tensormap(SIMFA_TMAP_Q);
   const auto* kk = m.log.tensormap(SIMFA_TMAP_K);
   const auto* v = m.log.tensormap(SIMFA_TMAP_V);
-  if (m.k.o_from_registers) {
-    // The log does not record where O and the LSE live: the trace puts them after Q, K and V.
-    const std::uint64_t align = 2u << 20;
-    const std::uint64_t o = align_up(std::max({tensor_end(*q), tensor_end(*kk), tensor_end(*v)}), align);
-    m.em->set_global_bases(q->base, kk->base, v->base, o);
-    m.em->set_lse_base(align_up(o + m.em->o_bytes(), align));
-  } else {
-    m.em->set_global_bases(q->base, kk->base, v->base, m.log.tensormap(SIMFA_TMAP_O)->base);
-  }
+  // A simfa-attn log does not record where O and the LSE live: the trace puts them after Q, K, V.
+  m.em->set_global_bases(q->base, kk->base, v->base,
+                         m.k.o_from_registers ? 0 : m.log.tensormap(SIMFA_TMAP_O)->base);
+  if (m.k.o_from_registers) m.em->place_outputs_after(std::max({tensor_end(*q), tensor_end(*kk), tensor_end(*v)}));
   m.sched = std::make_unique<workload::TileSchedule>(m.k);
   m.wgs = instr::dedupe_warpgroups(m.log);
   m.warnings.insert(m.warnings.end(), m.wgs.warnings.begin(), m.wgs.warnings.end());

@@ -11,6 +11,7 @@ namespace simfa::workload {
 
 namespace {
 std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+constexpr std::uint64_t kGlobalAlign = 2u << 20;  // every tensor starts 2 MiB aligned
 }  // namespace
 
 Fa3Emitter::Fa3Emitter(const Fa3Kernel& k) : k_(k) {
@@ -20,8 +21,8 @@ Fa3Emitter::Fa3Emitter(const Fa3Kernel& k) : k_(k) {
   if ((D * P) % 16 != 0 || (D * PO) % 16 != 0)
     user_error("head_dim (--head-dim) {}: a row must be a multiple of 16 bytes for TMA", D);
 
-  // Global memory: Q, K, V, O back to back, each 2 MiB aligned.
-  const std::uint64_t align = 2u << 20;
+  // Global memory: Q, K, V, O (and simfa-attn's LSE) back to back, each 2 MiB aligned.
+  const std::uint64_t align = kGlobalAlign;
   lay_.q = 1ull << 32;
   lay_.k = align_up(lay_.q + B * L * Hq * D * P, align);
   lay_.v = align_up(lay_.k + B * S * Hk * D * P, align);
@@ -139,19 +140,13 @@ void Fa3Emitter::set_global_bases(std::uint64_t q, std::uint64_t k, std::uint64_
   info_.tmaps[ids::kMapO].base = o;
 }
 
-void Fa3Emitter::set_lse_base(std::uint64_t lse) {
-  lay_.lse = lse;
-  if (info_.has_tmap(ids::kMapLse)) info_.tmaps[ids::kMapLse].base = lse;
-}
-
-std::uint64_t Fa3Emitter::o_bytes() const {
+void Fa3Emitter::place_outputs_after(std::uint64_t end) {
   const auto& s = k_.shape;
-  return std::uint64_t(s.batch * s.seqlen_q * s.heads_q() * s.head_dim) * k_.out_bytes;
-}
-
-std::uint64_t Fa3Emitter::lse_bytes() const {
-  const auto& s = k_.shape;
-  return std::uint64_t(s.batch * s.heads_q() * s.seqlen_q) * 4;
+  lay_.o = align_up(end, kGlobalAlign);
+  info_.tmaps[ids::kMapO].base = lay_.o;
+  lay_.lse = align_up(lay_.o + std::uint64_t(s.batch * s.seqlen_q * s.heads_q() * s.head_dim) * k_.out_bytes,
+                      kGlobalAlign);
+  if (info_.has_tmap(ids::kMapLse)) info_.tmaps[ids::kMapLse].base = lay_.lse;
 }
 
 std::uint64_t Fa3Emitter::q_addr(std::int64_t b, std::int64_t row, std::int64_t hq, std::int64_t d) const {

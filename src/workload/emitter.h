@@ -47,11 +47,9 @@ class Fa3Emitter {
   // Places Q, K, V and O at these global addresses instead of the default layout (the log
   // translator keeps a real kernel's pointers); the tensor maps' bases follow. Call before emitting.
   void set_global_bases(std::uint64_t q, std::uint64_t k, std::uint64_t v, std::uint64_t o);
-  // simfa-attn: places the LSE array (its map's base follows).
-  void set_lse_base(std::uint64_t lse);
-  // Bytes of the O and LSE tensors (for placing them after a log's Q, K and V).
-  std::uint64_t o_bytes() const;
-  std::uint64_t lse_bytes() const;
+  // Places O, then simfa-attn's LSE, after global address `end` with the default layout's
+  // alignment (a simfa-attn log records no O or LSE pointer); the maps' bases follow.
+  void place_outputs_after(std::uint64_t end);
 
   std::uint16_t k_stage(int s) const { return static_cast<std::uint16_t>(s); }
   std::uint16_t v_stage(int s) const { return static_cast<std::uint16_t>(k_.stages + s); }
