@@ -7,6 +7,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <string>
+#include <system_error>
+
+#include <unistd.h>
 
 #include "api/run.h"
 #include "instr/log_reader.h"
@@ -23,15 +27,25 @@ using trace::Op;
 
 const std::string kLogXz = std::string(SIMFA_SOURCE_DIR) + "/data/measured/h200/evlog/llama3-8b-s512.evlog.xz";
 
-// The committed log, decompressed once with xz (scripts/install-deps installs xz-utils).
+// The committed log, decompressed once per process with xz (scripts/install-deps installs
+// xz-utils). ctest runs each test as its own process, in parallel: every process gets its own file.
+struct RemovedAtExit {
+  std::string path;
+  ~RemovedAtExit() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove(path, ec);
+  }
+};
+
 const std::string& log_path() {
-  static const std::string path = [] {
-    const std::string out = ::testing::TempDir() + "simfa_h200_llama3-8b-s512.evlog";
+  static const RemovedAtExit file{[] {
+    const std::string out =
+        ::testing::TempDir() + "simfa_h200_llama3-8b-s512." + std::to_string(::getpid()) + ".evlog";
     const std::string cmd = "xz -dc '" + kLogXz + "' > '" + out + "'";
     if (std::system(cmd.c_str()) != 0) return std::string();
     return out;
-  }();
-  return path;
+  }()};
+  return file.path;
 }
 
 Config h200(const std::vector<std::string>& extra = {}) {
