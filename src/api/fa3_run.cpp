@@ -16,7 +16,7 @@ double fa3_nominal_flops(const spec::AttentionShape& s) {
 std::string fa3_kernel_line(const workload::Fa3Kernel& k) {
   return fmt::format("{}: tile {}x{}, {} consumer WGs, {} stages, cluster {}, grid {}, {} scheduler{}{}{}",
                      k.name(), k.tile_m, k.tile_n, k.consumer_wgs, k.stages, k.cluster, k.grid,
-                     k.scheduler == workload::SchedKind::Dynamic ? "dynamic" : "static",
+                     workload::sched_name(k.scheduler),
                      k.pingpong ? ", ping-pong" : "", k.intra_wg_overlap ? ", intra-WG overlap" : "",
                      k.pack_gqa ? ", PackGQA" : "");
 }

@@ -199,7 +199,7 @@ class ProducerTr final : WgBase {
       fail(fmt::format("tile {} (m-block {}) has no loads; the m-block visits {} KV tiles", t_.index, t_.m_block,
                        r_.count()));
     }
-    if (k_.scheduler == workload::SchedKind::Dynamic) {
+    if (workload::claims_tiles(k_.scheduler)) {
       e_.bar_sync(res_.code, ids::kBarSchedEmpty, static_cast<std::uint32_t>(k_.consumer_wgs));
       e_.bar_arrive(res_.code, ids::kBarSchedFull);
     }
@@ -219,7 +219,7 @@ class ConsumerTr final : WgBase {
     cur_ = k_.version == workload::Version::Current;
     overlap_ = k_.intra_wg_overlap;
     pp_ = k_.pingpong && !k_.paper_pingpong;
-    dynamic_ = k_.scheduler == workload::SchedKind::Dynamic;
+    dynamic_ = workload::claims_tiles(k_.scheduler);
     last_ = c_ == nc_ - 1;
     stores_ = k_.paper_recipe || k_.o_from_registers || last_;
     p_extra_ = k_.pv_rs ? 0 : k_.bubbles.stsm_p;

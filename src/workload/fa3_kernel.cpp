@@ -167,8 +167,14 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
 
   // Scheduler.
   const std::string& sc = cfg.s("fa3.scheduler");
-  k.scheduler = sc == "dynamic" || (sc == "auto" && cur && shape.causal) ? SchedKind::Dynamic
-                                                                         : SchedKind::Static;
+  // auto: causal tiles differ in length, and both releases balance them with an atomic counter.
+  // The original's causal scheduler is the first counter scheduler (74b0761f), not 7f67966c's
+  // static one: Shah et al.'s Fig. 5 causal times lie below what any static assignment of those
+  // tiles can reach (docs/fa3-workload.md "Tile schedulers").
+  if (sc == "auto")
+    k.scheduler = !shape.causal ? SchedKind::Static : cur ? SchedKind::Dynamic : SchedKind::Counter;
+  else
+    k.scheduler = sc == "dynamic" ? SchedKind::Dynamic : sc == "counter" ? SchedKind::Counter : SchedKind::Static;
 
   // Cluster (fa3-kernel.md §0; spec::fa3_cluster_size for HEAD).
   const std::int64_t rows = shape.seqlen_q * (k.pack_gqa ? shape.group : 1);
@@ -180,13 +186,14 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
     } else {
       k.cluster = cluster_eligible ? 2 : 1;
     }
-    if (k.scheduler == SchedKind::Dynamic || own) k.cluster = 1;
+    if (claims_tiles(k.scheduler) || own) k.cluster = 1;
   } else {
     k.cluster = cl == "2" ? 2 : 1;
   }
-  if (k.cluster > 1 && k.scheduler == SchedKind::Dynamic)
-    user_error("fa3.cluster = 2 cannot be combined with fa3.scheduler = dynamic (FA3 clusters only "
-               "the static scheduler's neighbouring M-blocks)");
+  if (k.cluster > 1 && claims_tiles(k.scheduler))
+    user_error("fa3.cluster = 2 cannot be combined with fa3.scheduler = {} (FA3 clusters only "
+               "the static scheduler's neighbouring M-blocks)",
+               sched_name(k.scheduler));
   if (k.cluster > 1 && k.tile_n % (2 * 8) != 0)
     user_error("fa3.cluster = 2 splits each K/V tile in two; fa3.tile_n = {} must be a multiple of 16",
                k.tile_n);

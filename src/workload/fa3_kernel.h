@@ -20,7 +20,14 @@ enum class Version : std::uint8_t { Current, Original };
 // The kernel implementation: FlashAttention-3 itself, or simfa's own gpu/attn kernel, which has
 // FA3's current mainloop but its own epilogue (docs/fa3-workload.md "The simfa-attn kernel").
 enum class Impl : std::uint8_t { Fa3, SimfaAttn };
-enum class SchedKind : std::uint8_t { Static, Dynamic };
+// Static: the persistent grid strides over the tile indices. Dynamic: current FA3's atomic-counter
+// scheduler with LPT order and L2 sections. Counter: the first atomic-counter scheduler (74b0761f,
+// three days after the release, up to 7a802796): tiles claimed in finish order, static mapping.
+enum class SchedKind : std::uint8_t { Static, Dynamic, Counter };
+// Both atomic-counter schedulers claim tiles at run time, through the producer and the
+// tile-scheduler barriers (fa3-kernel.md §4.3).
+inline bool claims_tiles(SchedKind s) { return s != SchedKind::Static; }
+const char* sched_name(SchedKind s);
 
 struct Fa3Kernel {
   spec::AttentionShape shape;

@@ -40,9 +40,11 @@ void register_workload_params(ParamRegistry& r) {
          "CTAs per cluster; K/V are multicast across the cluster (auto = FA3's launch rule)",
          "fa3-kernel.md §0, §2.1", 0, 0, {"auto", "1", "2"}});
   r.add({"fa3.scheduler", T::Enum, "auto", "",
-         "tile scheduler: 'static' persistent (M fastest) or 'dynamic' (LPT + L2 sections, tiles "
-         "claimed in the order CTAs finish); auto = current: dynamic if causal, else static; original: static",
-         "fa3-kernel.md §4.3, §5", 0, 0, {"auto", "static", "dynamic"}});
+         "tile scheduler: 'static' persistent (M fastest), 'dynamic' (current: LPT + L2 sections, tiles "
+         "claimed through an atomic counter in the order CTAs finish) or 'counter' (74b0761f: claimed "
+         "through the counter, static M-fastest order); auto = static if non-causal, else dynamic "
+         "(current) or counter (original; docs/fa3-workload.md 'Tile schedulers')",
+         "fa3-kernel.md §4.3, §5", 0, 0, {"auto", "static", "dynamic", "counter"}});
   r.add({"fa3.grid", T::Int, "0", "CTAs",
          "persistent grid size (0 = FA3: the SM count; the original release hard-coded 132)",
          "fa3-kernel.md §1.2, §5", 0, 1 << 20, {}});

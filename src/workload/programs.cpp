@@ -19,7 +19,7 @@ StepGen producer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
   const std::uint32_t rank = cta % static_cast<std::uint32_t>(k.cluster);
   const bool current = k.version == Version::Current;
   const bool uses_barrier_o = k.uses_barrier_o();  // not in the paper's recipe nor in simfa-attn
-  const bool dynamic = k.scheduler == SchedKind::Dynamic;
+  const bool dynamic = claims_tiles(k.scheduler);
   std::uint64_t it = 0;   // blocks this CTA has processed (pipeline stage counter)
   std::int64_t work = 0;  // non-empty tiles processed (FA3's work_idx)
   Tile t;
@@ -105,7 +105,7 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
   auto& o = *out;
   const BubbleCosts& bc = k.bubbles;
   const bool pp = k.pingpong && !k.paper_pingpong;  // FA3's own ping-pong placement
-  const bool dynamic = k.scheduler == SchedKind::Dynamic;
+  const bool dynamic = claims_tiles(k.scheduler);
   const std::uint32_t others = static_cast<std::uint32_t>(x.nc - 1);
   const std::uint32_t p_extra = k.pv_rs ? 0 : bc.stsm_p;  // SS PV: P goes through smem
 

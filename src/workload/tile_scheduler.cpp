@@ -1,24 +1,42 @@
 // Static persistent mapping, the dynamic scheduler's LPT + L2-section mapping, and the predicted
-// claim order of the dynamic scheduler (list scheduling on estimated tile costs).
+// claim order of the atomic-counter schedulers (list scheduling on estimated tile costs).
 #include "workload/tile_scheduler.h"
 
 #include <queue>
 
 namespace simfa::workload {
 
-TileSchedule::TileSchedule(const Fa3Kernel& k) : k_(&k), total_(k.total_tiles()) {
-  if (k.scheduler != SchedKind::Dynamic) return;
-  // Section width (tile_scheduler.hpp): heads whose K+V fit the assumed L2 budget, a power of two
-  // (the largest <= budget / size, per fa3-kernel.md §4.3), times the group size without PackGQA.
+namespace {
+
+// Section width of the current dynamic scheduler (tile_scheduler.hpp): heads whose K+V fit the
+// assumed L2 budget, a power of two (the largest <= budget / size, per fa3-kernel.md §4.3), times
+// the group size without PackGQA.
+std::int64_t section_width(const Fa3Kernel& k) {
   const double one_head = double(k.shape.seqlen_kv) * 2.0 * k.head_dim * k.elem_bytes;
   std::int64_t sw = 1;
   if (one_head <= k.l2_swizzle_budget) {
     const auto fit = static_cast<std::int64_t>(k.l2_swizzle_budget / one_head);
     while (sw * 2 <= fit) sw *= 2;
   }
-  swizzle_ = sw * (k.pack_gqa ? 1 : k.shape.group);
+  return sw * (k.pack_gqa ? 1 : k.shape.group);
+}
 
-  // Predicted claim order.
+}  // namespace
+
+const char* sched_name(SchedKind s) {
+  switch (s) {
+    case SchedKind::Static: return "static";
+    case SchedKind::Dynamic: return "dynamic";
+    case SchedKind::Counter: return "counter";
+  }
+  return "?";
+}
+
+TileSchedule::TileSchedule(const Fa3Kernel& k) : k_(&k), total_(k.total_tiles()) {
+  if (!claims_tiles(k.scheduler)) return;
+  if (k.scheduler == SchedKind::Dynamic) swizzle_ = section_width(k);
+
+  // Predicted claim order. (tile_scheduler.hpp): heads whose K+V fit the assumed L2 budget, a power of two
   const std::int64_t grid = k.grid;
   std::vector<std::vector<std::int64_t>> per(grid);
   using Item = std::pair<double, std::int64_t>;  // (finish time, cta)
@@ -47,7 +65,7 @@ Tile TileSchedule::map(std::int64_t idx) const {
   const std::int64_t M = k.m_blocks, H = k.sched_heads;
   Tile t;
   t.index = idx;
-  if (k.scheduler == SchedKind::Static) {
+  if (k.scheduler != SchedKind::Dynamic) {  // static, and the counter scheduler's claim indices
     t.m_block = idx % M;
     t.head = (idx / M) % H;
     t.batch = idx / (M * H);
@@ -68,7 +86,7 @@ Tile TileSchedule::map(std::int64_t idx) const {
 }
 
 std::int64_t TileSchedule::tiles_of(std::uint32_t cta) const {
-  if (k_->scheduler == SchedKind::Dynamic)
+  if (claims_tiles(k_->scheduler))
     return cta + 1 < offsets_.size() ? offsets_[cta + 1] - offsets_[cta] : 0;
   return cta < total_ ? (total_ - cta + k_->grid - 1) / k_->grid : 0;
 }
@@ -76,7 +94,7 @@ std::int64_t TileSchedule::tiles_of(std::uint32_t cta) const {
 bool TileSchedule::tile(std::uint32_t cta, std::int64_t i, Tile& out) const {
   if (i < 0 || i >= tiles_of(cta)) return false;
   const std::int64_t idx =
-      k_->scheduler == SchedKind::Dynamic ? order_[offsets_[cta] + i] : cta + i * std::int64_t(k_->grid);
+      claims_tiles(k_->scheduler) ? order_[offsets_[cta] + i] : cta + i * std::int64_t(k_->grid);
   out = map(idx);
   return true;
 }

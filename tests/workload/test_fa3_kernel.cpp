@@ -48,9 +48,13 @@ TEST(Fa3Kernel, CausalCurrentUsesDynamicScheduler128x128) {
   EXPECT_EQ(k.scheduler, SchedKind::Dynamic);
   EXPECT_EQ(k.grid, 114u);
   const Fa3Kernel o = resolve_fa3(shape(2048, 2048, 8, 8, 128, true), config({"fa3.version=original"}), 114);
-  EXPECT_EQ(o.scheduler, SchedKind::Static);
+  EXPECT_EQ(o.scheduler, SchedKind::Counter);  // 74b0761f's counter scheduler, see resolve_fa3
+  EXPECT_EQ(o.cluster, 1);
   EXPECT_EQ(o.grid, 132u);
   EXPECT_FALSE(o.first_wg_waits_only);
+  const Fa3Kernel literal =
+      resolve_fa3(shape(2048, 2048, 8, 8, 128, true), config({"fa3.version=original", "fa3.scheduler=static"}), 114);
+  EXPECT_EQ(literal.scheduler, SchedKind::Static);  // 7f67966c as released
 }
 
 TEST(Fa3Kernel, LargeHeadDimsHaveNoPingPong) {
