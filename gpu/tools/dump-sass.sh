@@ -11,7 +11,7 @@ CUOBJDUMP=$(command -v cuobjdump || true)
 [ -n "$CUOBJDUMP" ] || { [ -x /usr/local/cuda/bin/cuobjdump ] && CUOBJDUMP=/usr/local/cuda/bin/cuobjdump; }
 [ -n "$CUOBJDUMP" ] || { echo "cuobjdump not found" >&2; exit 1; }
 rc=0
-for b in simfa-attn simfa-ubench-interference simfa-ubench-pipes simfa-ubench-clock simfa-ubench-wgmma; do
+for b in simfa-attn simfa-ubench-interference simfa-ubench-sharing simfa-ubench-pipes simfa-ubench-clock simfa-ubench-wgmma; do
   [ -x "$bin/$b" ] || { echo "missing $bin/$b" >&2; rc=1; continue; }
   "$CUOBJDUMP" -sass "$bin/$b" > "$out/sass-$b.txt" 2>&1 || rc=1
   # Histogram: opcode counts per kernel (Function headers start a kernel).

@@ -2,6 +2,7 @@
 #include "core/params.h"
 
 #include "sim/config.h"
+#include "sim/error.h"
 
 namespace simfa::core {
 
@@ -170,8 +171,15 @@ void register_core_params(ParamRegistry& r) {
          "each further one adds (this - 1) again; multiplies with the tensor-pipe factors",
          "data/measured/h200/visit2/ubench/sharing.csv: the attention kernel's softmax in two WarpGroups "
          "at once: 1.698 (FA3's fast-exp build 1.710; MUFU.EX2 alone 2.07, FFMA 1.14); with wgmma "
-         "running as well the factors multiply (EX2 2.77 = 2.07 x 1.34). More than two at once is not "
-         "measured: the linear extension is a modelling choice", 1, 100});
+         "running as well the factors multiply (EX2 2.77 = 2.07 x 1.34)", 1, 100});
+  r.add({"sm.cuda_triple_slowdown", T::Float, "2.25", "x",
+         "time factor of CUDA-core work while two other WarpGroups of the SM run CUDA-core work too "
+         "(FA3's three consumers at head dim 64); each WarpGroup beyond three adds (this - "
+         "sm.cuda_pair_slowdown) again (not measured: a modelling choice); multiplies with the "
+         "tensor-pipe factors",
+         "data/measured/h200/visit3/ubench/sharing_d64.csv: FA3's head-dim-64 consumer softmax (64 x 128 "
+         "block, fast exp) in three WarpGroups at once: 1376085 / 612118 = 2.248 (two at once: 1.657)",
+         1, 100});
   r.add({"sm.cuda_slowdown_under_rs", T::Float, "1.84", "x",
          "time factor of CUDA-core work while the tensor pipe runs an RS WGMMA",
          "data/measured/h200/ubench/interference.csv: the same softmax next to 11 x m64n128k16 RS: "
@@ -230,6 +238,10 @@ GpuParams gpu_params(const Config& c) {
   cu.slowdown_under_ss = c.f("sm.cuda_slowdown_under_ss");
   cu.slowdown_under_rs = c.f("sm.cuda_slowdown_under_rs");
   cu.pair_slowdown = c.f("sm.cuda_pair_slowdown");
+  cu.triple_slowdown = c.f("sm.cuda_triple_slowdown");
+  if (cu.triple_slowdown < cu.pair_slowdown)
+    user_error("sm.cuda_triple_slowdown = {} is below sm.cuda_pair_slowdown = {}: three WarpGroups "
+               "sharing the pipes cannot be faster than two", cu.triple_slowdown, cu.pair_slowdown);
   return g;
 }
 

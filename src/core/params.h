@@ -52,7 +52,14 @@ struct CudaCoreParams {
   bool interference = true;
   double slowdown_under_ss = 1.72;
   double slowdown_under_rs = 1.84;
-  double pair_slowdown = 1.70;  // two WarpGroups' bubbles at once: each this much slower
+  double pair_slowdown = 1.70;    // two WarpGroups' bubbles at once: each this much slower
+  double triple_slowdown = 2.25;  // three at once; each further one adds (triple - pair) again
+  // Time factor of a bubble while `running` WarpGroups' bubbles (its own included) run on the SM.
+  double share_slowdown(std::size_t running) const {
+    if (running <= 1) return 1.0;
+    if (running == 2) return pair_slowdown;
+    return triple_slowdown + (triple_slowdown - pair_slowdown) * static_cast<double>(running - 3);
+  }
 };
 
 struct SmParams {

@@ -527,7 +527,7 @@ void Sm::wgmma_visible(std::uint32_t idx, Cycle now) {
 
 double Sm::bubble_rate(const Thread& t, std::size_t running) const {
   if (t.bubble_fixed || !p_.cuda.interference) return 1.0;
-  double slow = 1.0 + (p_.cuda.pair_slowdown - 1.0) * static_cast<double>(running > 0 ? running - 1 : 0);
+  double slow = p_.cuda.share_slowdown(running);
   if (tc_.running()) slow *= tc_.front().rs ? p_.cuda.slowdown_under_rs : p_.cuda.slowdown_under_ss;
   return 1.0 / slow;
 }

@@ -140,6 +140,24 @@ TEST(Interference, ConcurrentBubblesShareThePipes) {
   EXPECT_EQ(b[1].end, 290u);
 }
 
+TEST(Interference, ThreeConcurrentBubblesUseTheTripleFactor) {
+  // Three 225-cycle bubbles from t0, t1, t2 (sm.cuda_pair_slowdown 1.70, triple 2.25). t0..t1 the
+  // first alone (224 left); t1..t2 two at 1/1.7 (223.412 and 224.412 left); from t2 all three at
+  // 1/2.25: ends predicted at 2 + ceil(502.68) = 505, 2 + ceil(504.93) = 507, 2 + ceil(506.25) =
+  // 509. At 505 the first ends: the others have done 503 / 2.25 = 223.556 (0.856 and 1.444 left)
+  // and go on at 1/1.7: 505 + ceil(1.456) = 507, 505 + ceil(2.456) = 508. At 507 the second ends;
+  // the third has 1.444 - 2 / 1.7 = 0.268 left alone: 508.
+  auto t = make_trace({{{Instr::bubble(225)}, {Instr::bubble(225)}, {Instr::bubble(225)}}});
+  Recorder rec;
+  run(std::move(t), small_gpu(), true, &rec);
+  auto b = rec.of(core::SpanKind::Bubble);
+  ASSERT_EQ(b.size(), 3u);
+  std::sort(b.begin(), b.end(), [](const core::Span& x, const core::Span& y) { return x.start < y.start; });
+  EXPECT_EQ(b[0].end, 505u);
+  EXPECT_EQ(b[1].end, 507u);
+  EXPECT_EQ(b[2].end, 508u);
+}
+
 TEST(Interference, RsWgmmaSlowsNextToCudaCoreWork) {
   // WG1 starts BUBBLE 1000 at t0; WG0's RS WGMMA n128 issued at t1 starts at t2 with pipe time
   // (64 + 5.4) x 1.075 = 74.6 -> 74 cycles (0.6 carried), so it leaves the pipe at 76 and is
