@@ -406,19 +406,24 @@ class ConsumerTr final : WgBase {
       if (pp_ && (!prologue || !cur_)) e_.bar_sync(o, own_bar(), 1);
     }
     e_.gemm_qk(o, c_, s);
+    // Original: the previous tile's O store is waited for (smem read) after the tile's first QK
+    // GEMM, then barrier_O, which the producer waits on before its first V load.
+    auto original_barrier_o = [&] {
+      if (prologue && !cur_ && !k_.paper_recipe && last_ && work_ > 0) {
+        o.push_back(Instr::tma_wait(ids::kGroupStore, 0, /*read_only=*/true));
+        e_.bar_arrive(o, ids::kBarO);
+      }
+    };
     if (overlap_) {
       if (prologue) {
         if (pp_ && !cur_) e_.bar_arrive(o, next_bar());
-        if (!cur_ && !k_.paper_recipe && last_ && work_ > 0) {
-          // Original: the previous tile's O store is waited for (smem read) here, then barrier_O.
-          o.push_back(Instr::tma_wait(ids::kGroupStore, 0, /*read_only=*/true));
-          e_.bar_arrive(o, ids::kBarO);
-        }
+        original_barrier_o();
       } else if (!k_.paper_bubbles && (!cur_ || k_.head_dim > 128)) {
         e_.bubble(o, k_.bubbles.rescale_o);
       }
-    } else if (pp_) {
-      e_.bar_arrive(o, next_bar());
+    } else {
+      if (pp_) e_.bar_arrive(o, next_bar());
+      original_barrier_o();
     }
     inflight_.push_back({true, s, ev().payload});
     ++nqk_;

@@ -126,6 +126,14 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
       auto st = [&](std::int64_t j) { return static_cast<int>((it + j) % k.stages); };
       auto blk = [&](std::int64_t j) { return r.n_max - 1 - j; };
       auto masked = [&](std::int64_t j) { return block_masked(k, r, blk(j)); };
+      // Original: the previous tile's O store is waited for (smem read) right after the first QK
+      // GEMM's issue, then barrier_O, which the producer waits on before its first V load.
+      auto original_barrier_o = [&] {
+        if (!x.current && !k.paper_recipe && x.last() && work > 0) {
+          o.push_back(trace::Instr::tma_wait(ids::kGroupStore, 0, /*read_only=*/true));
+          e.bar_arrive(o, kBarO);
+        }
+      };
       e.wait_q(o);
       if (k.intra_wg_overlap) {
         // Prologue: QK(N-1) alone.
@@ -134,11 +142,7 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
         if (pp && !x.current) e.bar_sync(o, x.own_bar(), 1);
         e.gemm_qk(o, x.c, st(0));
         if (pp && !x.current) e.bar_arrive(o, x.next_bar());
-        if (!x.current && !k.paper_recipe && x.last() && work > 0) {
-          // Original: the previous tile's O store is waited for (smem read) here, then barrier_O.
-          o.push_back(trace::Instr::tma_wait(ids::kGroupStore, 0, /*read_only=*/true));
-          e.bar_arrive(o, kBarO);
-        }
+        original_barrier_o();
         e.mma_wait(o, 0);
         e.release_k(o, st(0));
         if (k.paper_bubbles) {
@@ -183,12 +187,14 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
         if (!k.paper_bubbles && !k.o_from_registers) e.bubble(o, bc.rescale_o);
       } else {
         // No intra-WarpGroup overlap (current, fa3-kernel.md §3.2): the ping-pong protects
-        // [QK(N-1)], [PV(j) .. QK(j-1)], ..., [PV(n_min)].
+        // [QK(N-1)], [PV(j) .. QK(j-1)], ..., [PV(n_min)]. The original release had no such path;
+        // with fa3.version=original it keeps the original's barrier_O hand-off.
         if (pp) e.bar_sync(o, x.own_bar(), 1);
         for (std::int64_t j = 0; j < N; ++j) {
           e.wait_k(o, st(j));
           e.gemm_qk(o, x.c, st(j));
           if (pp) e.bar_arrive(o, x.next_bar());
+          if (j == 0) original_barrier_o();
           e.mma_wait(o, 0);
           e.release_k(o, st(j));
           if (k.paper_bubbles) {
