@@ -283,7 +283,7 @@ def run(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seqlen_k
 
     Returns a Results dict with what ``simfa run --json`` writes: ``latency_us``, ``cycles``,
     ``tflops``, ``peak_fraction``, ``l2_bytes``, ``dram_read_bytes``, ``dram_write_bytes``,
-    ``sim_wall_s``, ``sim_cycles_per_s``, ``workload``, ``analytic`` (the analytic model for the
+    ``pipe_utilization`` (``tensor``, ``mufu``, ``fp32``, ``alu``: fractions of every SM's cycles), ``sim_wall_s``, ``sim_cycles_per_s``, ``workload``, ``analytic`` (the analytic model for the
     same shape and kernel), ``config`` and ``stats`` (every statistic by name). Bad input raises
     ValueError with the command line's message; a deadlocked kernel raises RuntimeError with the
     report of every blocked WarpGroup.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "model/gpu_spec.h"
+#include "workload/pipe_use.h"
 
 namespace simfa {
 
@@ -35,6 +36,13 @@ Fa3Figures fa3_figures(const RunResult& r, const Config& cfg, const std::string&
   const double per_cycle = s.dtype == spec::DType::FP8_E4M3 ? cfg.f("tensor.flops_per_cycle_fp8")
                                                              : cfg.f("tensor.flops_per_cycle_16bit");
   f.peak_tflops = per_cycle * sms * r.clock_hz / 1e12;
+  const double sm_cycles = static_cast<double>(r.cycles) * sms;
+  if (sm_cycles > 0) {
+    const workload::PipeCycles pc = workload::kernel_pipe_cycles(k);
+    f.mufu_util = pc.mufu / sm_cycles;
+    f.fp32_util = pc.fp32 / sm_cycles;
+    f.alu_util = pc.alu / sm_cycles;
+  }
   try {
     model::ModelOptions opt;
     opt.tile_m = k.tile_m;
@@ -60,6 +68,10 @@ nlohmann::ordered_json fa3_result_json(const RunResult& r, const Config& cfg,
   j["l2_bytes"] = r.stat("lts__t_bytes.sum");
   j["dram_read_bytes"] = r.stat("dram__bytes_read.sum");
   j["dram_write_bytes"] = r.stat("dram__bytes_write.sum");
+  j["pipe_utilization"] = {{"tensor", r.stat("gpu.tensor.utilization")},
+                           {"mufu", f.mufu_util},
+                           {"fp32", f.fp32_util},
+                           {"alu", f.alu_util}};
   j["workload"] = {{"batch", s.batch},       {"seqlen_q", s.seqlen_q}, {"seqlen_kv", s.seqlen_kv},
                    {"heads_kv", s.heads_kv}, {"group", s.group},       {"head_dim", s.head_dim},
                    {"dtype", spec::dtype_name(s.dtype)}, {"causal", s.causal},

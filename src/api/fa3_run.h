@@ -23,6 +23,9 @@ std::string fa3_kernel_line(const workload::Fa3Kernel& k);
 struct Fa3Figures {
   double tflops = 0;       // fa3_nominal_flops / latency
   double peak_tflops = 0;  // tensor peak of the simulated SMs at the run's clock for the dtype
+  // Average utilization of the CUDA-core pipes by the softmax (workload/pipe_use.h): the kernel's
+  // instruction counts in pipe cycles over every SM's simulated cycles.
+  double mufu_util = 0, fp32_util = 0, alu_util = 0;
   bool analytic_ok = false;
   std::string analytic_error;  // why the model does not cover the configuration
   model::Result analytic;

@@ -63,6 +63,8 @@ void add_run_command(CLI::App& app) {
       std::cout << fmt::format("analytic model    not available for this configuration: {}\n", f.analytic_error);
     }
     std::cout << fmt::format("tensor core util  {:.1f}%\n", 100.0 * r.stat("gpu.tensor.utilization"));
+    std::cout << fmt::format("CUDA-core pipes   MUFU {:.1f}%, FP32 {:.1f}%, FMNMX/F2FP {:.1f}% (softmax instruction counts)\n",
+                             100.0 * f.mufu_util, 100.0 * f.fp32_util, 100.0 * f.alu_util);
     std::cout << run_summary(r, sms);
     if (tl)
       std::cout << tl->finish(r, fmt::format("{} on {} ({} SMs, {:.0f} MHz); {}", fa3_workload_line(s), o->w.gpu.gpu,

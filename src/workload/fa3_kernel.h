@@ -74,6 +74,7 @@ struct Fa3Kernel {
 
   double mask_ops_per_element = 2.0;
   BubbleCosts bubbles;             // for one consumer WarpGroup (64 rows)
+  PipeRates pipe_rates{};          // the sm.* pipe rates and latencies (pipe model, pipe_use.h)
 
   std::int64_t total_tiles() const { return shape.batch * sched_heads * m_blocks; }
   // barrier_O: the O store's smem read gates the next Q load (FA3's source recipe only).

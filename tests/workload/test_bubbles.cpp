@@ -3,6 +3,7 @@
 
 #include "workload/bubbles.h"
 #include "workload/fa3_kernel.h"
+#include "workload/pipe_use.h"
 #include "workload_test_util.h"
 
 namespace simfa::workload {
@@ -62,6 +63,23 @@ TEST(Bubbles, PipeModelTile64x176) {
   // Within 10% of the measured softmax + convert + rescale of this block (1034-1081 cycles,
   // docs/fa3-workload.md "Bubble costs").
   EXPECT_EQ(b.softmax() + b.convert_p + b.rescale_o, 1137u);
+}
+
+TEST(PipeUse, OneTileHandCounted) {
+  // L 128, S 176, D 128, current: one tile, one (masked: first) block, two consumers. Per consumer
+  // thread: s = 88 scores, o = 64 O elements, 2 rows. ALU: 88 + 4 FMNMX + 44 F2FP + 32 F2FP (O) =
+  // 168 x 2 cycles; MUFU: 90 x 8; FP32: 176 + 2 (exp argument, sum, row-sum rescale) + 176 (mask)
+  // + 64 (final rescale) + 64 (clearing O) = 482 x 1 (128 lanes per SM: 1 cycle per warp).
+  const Fa3Kernel k = resolve_fa3(testing::shape(128, 176), testing::config({"fa3.cluster=1"}), 132);
+  ASSERT_EQ(k.tile_n, 176);
+  const PipeCycles pc = kernel_pipe_cycles(k);
+  EXPECT_DOUBLE_EQ(pc.alu, 2 * 168 * 2.0);
+  EXPECT_DOUBLE_EQ(pc.mufu, 2 * 90 * 8.0);
+  EXPECT_DOUBLE_EQ(pc.fp32, 2 * 482 * 1.0);
+  // Two blocks (S 352): the second adds its block counts and the O rescale, not the mask.
+  const PipeCycles two = kernel_pipe_cycles(resolve_fa3(testing::shape(128, 352), testing::config({"fa3.cluster=1"}), 132));
+  EXPECT_DOUBLE_EQ(two.mufu, 2 * 180 * 8.0);
+  EXPECT_DOUBLE_EQ(two.fp32, 2 * (482 + 178 + 64) * 1.0);
 }
 
 }  // namespace
