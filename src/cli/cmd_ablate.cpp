@@ -30,6 +30,7 @@ void add_ablate_command(CLI::App& app) {
   struct Opts {
     WorkloadFlags w;
     std::string csv, json;
+    unsigned jobs = default_jobs();
   };
   auto o = std::make_shared<Opts>();
   add_workload_flags(cmd, o->w);  // its --ablate selects the ablations to run (default: all)
@@ -37,6 +38,9 @@ void add_ablate_command(CLI::App& app) {
                   "CSV of measured cases (as for simfa validate): print MAPE per variant; without it, the latency "
                   "of the workload given by the flags");
   cmd->add_option("--json", o->json, "also write the table to FILE as JSON");
+  cmd->add_option("-j,--jobs", o->jobs,
+                  "with --measurements: cases simulated at once (default: every core); the output does not depend on it")
+      ->check(CLI::Range(1u, 4096u));
   cmd->callback([o, cmd] {
     std::vector<std::string> ablations = o->w.gpu.ablations.empty() ? ablation_names() : o->w.gpu.ablations;
     o->w.gpu.ablations.clear();
@@ -63,7 +67,7 @@ void add_ablate_command(CLI::App& app) {
       for (const auto& v : variants) {
         std::vector<std::string> extra;
         if (!v.empty()) extra.push_back(v);
-        const auto results = run_cases(cases, o->w.gpu, o->w.clock_mhz, extra);
+        const auto results = run_cases(cases, o->w.gpu, o->w.clock_mhz, extra, {}, nullptr, o->jobs);
         const report::ErrorSummary s = report::summarize(results);
         std::cout << fmt::format("{:<{}}  {:>7.1f}%  {:>11.1f}%\n", variant_label(v), w, s.mape_pct,
                                  s.max_abs_error_pct)

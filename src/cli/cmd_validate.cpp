@@ -1,9 +1,14 @@
 // `simfa validate`: simulate every case of a measurements CSV and compare with the measured times;
 // with --logs, each case from the instrumentation log of the kernel that was measured.
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -110,23 +115,60 @@ void check_cases(const std::vector<report::MeasuredCase>& cases, const GpuOption
 std::vector<report::CaseResult> run_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu,
                                           double clock_mhz, const std::vector<std::string>& extra_ablations,
                                           const std::function<void(const report::CaseResult&)>& on_case,
-                                          const CaseLogs* logs) {
-  std::vector<report::CaseResult> out;
-  for (const auto& m : cases) {
-    if (logs && !logs->has(m)) continue;
-    const CaseSetup c = setup_case(m, gpu, clock_mhz, extra_ablations);
-    RunResult r;
-    try {
-      r = logs ? simulate_log(m, c, *logs) : simulate_workload(c.shape, c.cfg);
-    } catch (const UserError& e) {
-      rethrow_for(m, e);
+                                          const CaseLogs* logs, unsigned jobs) {
+  std::vector<const report::MeasuredCase*> todo;
+  for (const auto& m : cases)
+    if (!logs || logs->has(m)) todo.push_back(&m);
+  const std::size_t n = todo.size();
+  // Each case is an independent simulation (nothing mutable is shared between runs but the DRAM
+  // probe's locked cache): workers take the next case; results are reported in the CSV's order,
+  // each as soon as every case before it is done, so the output does not depend on `jobs`.
+  std::vector<std::optional<report::CaseResult>> done(n);
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  std::size_t reported = 0;
+  auto work = [&] {
+    for (;;) {
+      const std::size_t i = next++;
+      if (i >= n || failed) return;
+      const report::MeasuredCase& m = *todo[i];
+      try {
+        try {
+          const CaseSetup c = setup_case(m, gpu, clock_mhz, extra_ablations);
+          const RunResult r = logs ? simulate_log(m, c, *logs) : simulate_workload(c.shape, c.cfg);
+          std::lock_guard<std::mutex> lock(mu);
+          done[i] = report::CaseResult{m.name, m.measured_us, r.latency_us, report::error_pct(r.latency_us, m.measured_us)};
+          for (; reported < n && done[reported]; ++reported)
+            if (on_case) on_case(*done[reported]);
+        } catch (const UserError& e) {
+          rethrow_for(m, e);
+        }
+      } catch (...) {
+        errors[i] = std::current_exception();
+        failed = true;
+      }
     }
-    report::CaseResult res{m.name, m.measured_us, r.latency_us, report::error_pct(r.latency_us, m.measured_us)};
-    if (on_case) on_case(res);
-    out.push_back(std::move(res));
+  };
+  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, jobs), std::max<std::size_t>(n, 1)));
+  if (threads <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
+    for (auto& t : pool) t.join();
   }
+  // The first failing case in the CSV's order (the one a sequential run would have stopped at).
+  for (std::size_t i = 0; i < n; ++i)
+    if (errors[i]) std::rethrow_exception(errors[i]);
+  std::vector<report::CaseResult> out;
+  out.reserve(n);
+  for (auto& d : done) out.push_back(std::move(*d));
   return out;
 }
+
+unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 std::string ablation_note(const Config& cfg, const std::vector<std::string>& ablations) {
   if (cfg.s("mem.model") != "fixed") return {};
@@ -144,6 +186,7 @@ void add_validate_command(CLI::App& app) {
     GpuOptions gpu;
     double clock_mhz = 0;
     CaseLogs logs;
+    unsigned jobs = default_jobs();
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("--measurements", o->csv,
@@ -157,6 +200,8 @@ void add_validate_command(CLI::App& app) {
   auto* logs_opt = cmd->add_option("--logs", o->logs.dir,
                                    "simulate each case from DIR/CASE.evlog, an instrumentation log of the measured "
                                    "kernel (translated as by simfa translate); rows without a log are skipped");
+  cmd->add_option("-j,--jobs", o->jobs, "cases simulated at once (default: every core); the output does not depend on it")
+      ->check(CLI::Range(1u, 4096u));
   cmd->add_option("--bubbles", o->logs.bubbles,
                   "with --logs: 'model' bubbles or 'measured' (SOFTMAX_* and simfa-attn's EPILOGUE_* gaps)")
       ->capture_default_str();
@@ -194,7 +239,7 @@ void add_validate_command(CLI::App& app) {
       std::cout << fmt::format("{:<{}}  {:>12.2f}  {:>12.2f}  {:>+7.1f}%\n", c.name, w, c.measured_us, c.simulated_us,
                                c.error_pct)
                 << std::flush;
-    }, logs);
+    }, logs, o->jobs);
     const report::ErrorSummary s = report::summarize(results);
     std::cout << fmt::format("MAPE {:.1f}%, max |error| {:.1f}% over {} case{}\n", s.mape_pct, s.max_abs_error_pct,
                              s.cases, s.cases == 1 ? "" : "s");

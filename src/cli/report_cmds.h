@@ -30,11 +30,14 @@ struct CaseLogs {
 // Runs every case through the path of `simfa run` (workload_shape, workload_config,
 // simulate_workload) with `extra_ablations` and `sets` added to the configuration, or, with
 // `logs`, through the translation of the case's log (which must describe the row's shape). Errors
-// of a case are rethrown naming its file:line and name. `on_case` (may be empty) sees each result.
+// of a case are rethrown naming its file:line and name (the first failing case in the CSV's order).
+// `on_case` (may be empty) sees each result, in the CSV's order. `jobs` cases run at once.
 std::vector<report::CaseResult> run_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu,
                                           double clock_mhz, const std::vector<std::string>& extra_ablations,
                                           const std::function<void(const report::CaseResult&)>& on_case = {},
-                                          const CaseLogs* logs = nullptr);
+                                          const CaseLogs* logs = nullptr, unsigned jobs = 1);
+// -j's default: every core of the machine.
+unsigned default_jobs();
 
 // A note for stderr when the memory model makes ablations of the memory system meaningless.
 std::string ablation_note(const Config& cfg, const std::vector<std::string>& ablations);

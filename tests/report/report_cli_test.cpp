@@ -115,6 +115,18 @@ TEST(Validate, RunsTheSyntheticCsvAndWritesJson) {
   EXPECT_EQ(j["cases"][0]["case"], "tiny-mha");
 }
 
+TEST(Validate, OutputDoesNotDependOnJobs) {
+  // Cases run on worker threads and are printed in the CSV's order: -j 1 and -j 3 print the same.
+  const CliOut one = simfa_cli("validate --measurements " + kCsv + " -j 1");
+  const CliOut three = simfa_cli("validate --measurements " + kCsv + " -j 3");
+  ASSERT_EQ(one.rc, 0) << one.text;
+  ASSERT_EQ(three.rc, 0) << three.text;
+  EXPECT_EQ(one.text, three.text);
+  const CliOut bad = simfa_cli("validate --measurements " + kCsv + " -j 0");
+  EXPECT_EQ(bad.rc, 2) << bad.text;
+  EXPECT_NE(bad.text.find("--jobs"), std::string::npos) << bad.text;
+}
+
 TEST(Validate, CaseMatchesSimfaRun) {
   // Row tiny-mha is `simfa run --model none --heads-kv 2 --head-dim 128 --seqlen 256`.
   const std::string vj = temp_path("v1.json"), rj = temp_path("r1.json");
