@@ -167,8 +167,8 @@ void register_core_params(ParamRegistry& r) {
          "rescale (64 x 176 block, head dim 128) takes 1478516 / 861457 = 1.716x as long next to 8 x "
          "m64n176k16 SS; per instruction class FFMA 1.23, MUFU.EX2 1.37, FMNMX 1.96, F2FP 1.95", 1, 100});
   r.add({"sm.cuda_pair_slowdown", T::Float, "1.70", "x",
-         "time factor of CUDA-core work while one other WarpGroup of the SM runs CUDA-core work too; "
-         "each further one adds (this - 1) again; multiplies with the tensor-pipe factors",
+         "time factor of CUDA-core work while one other WarpGroup of the SM runs CUDA-core work too "
+         "(three at once: sm.cuda_triple_slowdown); multiplies with the tensor-pipe factors",
          "data/measured/h200/visit2/ubench/sharing.csv: the attention kernel's softmax in two WarpGroups "
          "at once: 1.698 (FA3's fast-exp build 1.710; MUFU.EX2 alone 2.07, FFMA 1.14); with wgmma "
          "running as well the factors multiply (EX2 2.77 = 2.07 x 1.34)", 1, 100});
