@@ -13,9 +13,20 @@
 
 namespace simfa_gpu {
 
-enum Mix { kMixFfma, kMixEx2, kMixFmnmx, kMixF2fp, kMixFfmaEx2, kMixSoftmax, kMixSoftmaxFast, kNumMix };
-inline const char* const kMixNames[kNumMix] = {"ffma",     "ex2",     "fmnmx",       "f2fp",
-                                               "ffma_ex2", "softmax", "softmax_fast"};
+enum Mix {
+  kMixFfma, kMixEx2, kMixFmnmx, kMixF2fp, kMixFfmaEx2, kMixSoftmax, kMixSoftmaxFast, kMixSoftmaxFastSplit, kNumMix
+};
+inline const char* const kMixNames[kNumMix] = {"ffma",     "ex2",     "fmnmx",        "f2fp",
+                                               "ffma_ex2", "softmax", "softmax_fast", "softmax_fast_split"};
+
+// The point in FA3's current consumer loop (head dim <= 128) between the softmax and the O rescale:
+// wgmma.wait_group for the previous PV GEMM, after which O's registers are the GEMM's results. No
+// GEMM is outstanding here, so the wait returns at once; what it measures is the code order FA3
+// has: the rescale and the P conversion after the wait, not interleaved with the exps.
+__device__ __forceinline__ void pv_wait_point(float (&o)[64]) {
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  fence_regs(o);
+}
 
 template <int kMix>
 __device__ __forceinline__ void mix_round(float (&s)[88], float (&o)[64], uint32_t (&p)[44],
@@ -25,6 +36,15 @@ __device__ __forceinline__ void mix_round(float (&s)[88], float (&o)[64], uint32
     simfa_attn::softmax_block<false, kMix == kMixSoftmaxFast>(s, m, l, corr, 0.127f);
     simfa_attn::convert_p(s, p);
     simfa_attn::rescale_o(o, corr);
+    fence_regs(p);
+  } else if constexpr (kMix == kMixSoftmaxFastSplit) {
+    // FA3's order (current, head dim <= 128): softmax; wait for PV; O rescale; P conversion.
+    float corr[2];
+    simfa_attn::softmax_block<false, true>(s, m, l, corr, 0.127f);
+    fence_regs(s);
+    pv_wait_point(o);
+    simfa_attn::rescale_o(o, corr);
+    simfa_attn::convert_p(s, p);
     fence_regs(p);
   } else if constexpr (kMix == kMixF2fp) {
 #pragma unroll

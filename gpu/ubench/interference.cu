@@ -199,6 +199,7 @@ void run_mma(CsvOut& csv, int mma_rounds, int mix_rounds, Out* dout, double mhz)
   run_pair<kMma, kMixFfmaEx2>(csv, mma_rounds, mix_rounds, dout, mhz);
   run_pair<kMma, kMixSoftmax>(csv, mma_rounds, mix_rounds, dout, mhz);
   run_pair<kMma, kMixSoftmaxFast>(csv, mma_rounds, mix_rounds, dout, mhz);
+  run_pair<kMma, kMixSoftmaxFastSplit>(csv, mma_rounds, mix_rounds, dout, mhz);
 }
 
 const char* kUsage =

@@ -150,6 +150,7 @@ const char* const kConfig64Names[kNumConfig64] = {"alone", "pair", "triple", "te
 // FA3's online softmax of one 64 x 128 block in the m64n128 accumulator layout (two rows per
 // thread, 32 values each), the O rescale (64 x 64 O: 32 registers) and the P conversion, with
 // exp2 by ex2.approx (--use_fast_math): simfa_attn::softmax_block's code for 128 columns.
+template <bool kSplit>
 __device__ __forceinline__ void softmax64_round(float (&s)[64], float (&o)[32], uint32_t (&p)[32],
                                                 float (&m)[2], float (&l)[2], float scale_log2) {
   float corr[2];
@@ -173,17 +174,32 @@ __device__ __forceinline__ void softmax64_round(float (&s)[64], float (&o)[32], 
     l[r] = fmaf(l[r], corr[r], sum);
     m[r] = mx;
   }
+  auto convert = [&] {
 #pragma unroll
-  for (int j = 0; j < 32; ++j) {
-    const __half2 h = __floats2half2_rn(s[2 * j], s[2 * j + 1]);
-    p[j] = *reinterpret_cast<const uint32_t*>(&h);
-  }
+    for (int j = 0; j < 32; ++j) {
+      const __half2 h = __floats2half2_rn(s[2 * j], s[2 * j + 1]);
+      p[j] = *reinterpret_cast<const uint32_t*>(&h);
+    }
+  };
+  auto rescale = [&] {
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    o[4 * i + 0] *= corr[0];
-    o[4 * i + 1] *= corr[0];
-    o[4 * i + 2] *= corr[1];
-    o[4 * i + 3] *= corr[1];
+    for (int i = 0; i < 8; ++i) {
+      o[4 * i + 0] *= corr[0];
+      o[4 * i + 1] *= corr[0];
+      o[4 * i + 2] *= corr[1];
+      o[4 * i + 3] *= corr[1];
+    }
+  };
+  if constexpr (kSplit) {
+    // FA3's order: the PV wait (nothing outstanding: returns at once), then rescale and convert.
+    fence_regs(s);
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    fence_regs(o);
+    rescale();
+    convert();
+  } else {
+    convert();
+    rescale();
   }
   fence_regs(p);  // the next round softmaxes this round's probabilities, as the kernel mix does
 }
@@ -195,6 +211,7 @@ struct Smem64 {
 };
 constexpr size_t kSmem64Bytes = sizeof(Smem64) + 1024;
 
+template <bool kSplit>
 __global__ void __launch_bounds__(384, 1)
     sharing64_kernel(int config, int rounds, unsigned long long* out, float* sink) {
   extern __shared__ unsigned char smem_raw[];
@@ -255,10 +272,10 @@ __global__ void __launch_bounds__(384, 1)
   for (int j = 0; j < 32; ++j) p[j] = 0;
   const float scale_log2 = 0.127f;
   if (wg == 0) {
-    softmax64_round(s, o, p, m, l, scale_log2);  // warm-up round
+    softmax64_round<kSplit>(s, o, p, m, l, scale_log2);  // warm-up round
     named_bar_sync(2, 128);
     const uint64_t t0 = clock_cycles();
-    for (int r = 0; r < rounds; ++r) softmax64_round(s, o, p, m, l, scale_log2);
+    for (int r = 0; r < rounds; ++r) softmax64_round<kSplit>(s, o, p, m, l, scale_log2);
     fence_regs(s);
     named_bar_sync(2, 128);
     const uint64_t t1 = clock_cycles();
@@ -267,7 +284,7 @@ __global__ void __launch_bounds__(384, 1)
       stop = 1;
     }
   } else {
-    while (!stop) softmax64_round(s, o, p, m, l, scale_log2);
+    while (!stop) softmax64_round<kSplit>(s, o, p, m, l, scale_log2);
   }
   float acc = m[0] + m[1] + l[0] + l[1];
 #pragma unroll
@@ -277,17 +294,19 @@ __global__ void __launch_bounds__(384, 1)
   if (acc == 1234.5f) *sink = acc;
 }
 
+template <bool kSplit>
 void run_d64(CsvOut& csv, int rounds, unsigned long long* dout, float* dsink, double mhz) {
-  SIMFA_CUDA_CHECK(cudaFuncSetAttribute(sharing64_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  SIMFA_CUDA_CHECK(cudaFuncSetAttribute(sharing64_kernel<kSplit>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(kSmem64Bytes)));
   unsigned long long alone = 0;
   for (int config = 0; config < kNumConfig64; ++config) {
-    sharing64_kernel<<<1, 384, kSmem64Bytes>>>(config, rounds, dout, dsink);
+    sharing64_kernel<kSplit><<<1, 384, kSmem64Bytes>>>(config, rounds, dout, dsink);
     SIMFA_CUDA_CHECK(cudaGetLastError());
     unsigned long long cyc = 0;
     SIMFA_CUDA_CHECK(cudaMemcpy(&cyc, dout, sizeof cyc, cudaMemcpyDeviceToHost));
     if (config == k64Alone) alone = cyc;
-    csv.linef("softmax64,%s,%d,%llu,%.1f,%.4f,%.0f\n", kConfig64Names[config], rounds, cyc,
+    csv.linef("%s,%s,%d,%llu,%.1f,%.4f,%.0f\n", kSplit ? "softmax64_split" : "softmax64",
+              kConfig64Names[config], rounds, cyc,
               double(cyc) / rounds, alone ? double(cyc) / alone : 0.0, mhz);
   }
 }
@@ -326,6 +345,7 @@ int main(int argc, char** argv) {
   run_mix<kMixFfmaEx2>(csv, rounds, dout, dsink, mhz);
   run_mix<kMixSoftmax, false>(csv, rounds, dout, dsink, mhz);
   run_mix<kMixSoftmaxFast, false>(csv, rounds, dout, dsink, mhz);
+  run_mix<kMixSoftmaxFastSplit, false>(csv, rounds, dout, dsink, mhz);
   CsvOut csv64(out_dir.empty() ? "" : out_dir + "/sharing_d64.csv");
   csv64.line(device_comment(dev));
   csv64.line("# benchmark=one CTA of 3 warpgroups on one SM: WG0 timed rounds of FA3's head-dim-64 "
@@ -333,7 +353,8 @@ int main(int argc, char** argv) {
              "the background (pair, triple, pair_tensor); WG2 the same (triple) or 8 x wgmma "
              "m64n128k16 SS groups (tensor, pair_tensor); slowdown against WG0 alone\n");
   csv64.line("mix,config,rounds,cycles,cycles_per_round,slowdown_vs_alone,clock_mhz\n");
-  run_d64(csv64, rounds, dout, dsink, mhz);
+  run_d64<false>(csv64, rounds, dout, dsink, mhz);
+  run_d64<true>(csv64, rounds, dout, dsink, mhz);
   SIMFA_CUDA_CHECK(cudaFree(dout));
   SIMFA_CUDA_CHECK(cudaFree(dsink));
   return 0;
