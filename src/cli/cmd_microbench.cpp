@@ -15,6 +15,7 @@
 #include "microbench/compare.h"
 #include "microbench/microbench.h"
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::cli {
 namespace {
@@ -183,8 +184,7 @@ void run_command(const MbOpts& o) {
     write_json_file(o.json, out);
   }
   if (!o.csv.empty()) {
-    std::ofstream f(o.csv);
-    if (!(f << csv_text)) user_error("{}: cannot write", o.csv);
+    write_output_file(o.csv, csv_text);
   }
 }
 
@@ -201,8 +201,10 @@ void add_microbench_command(CLI::App& app) {
   mb->add_option("--clock-mhz", o->clock_mhz,
                  "SM clock in MHz (default: the --compare file's clock_mhz column, else the GPU "
                  "preset's; --set gpu.clock also overrides the file)");
-  mb->add_option("--json", o->json, "write the results (and MAPE with --compare) to FILE");
-  mb->add_option("--csv", o->csv, "write the results as CSV (the measured files' columns) to FILE");
+  mb->add_option("--json", o->json, "write the results (and MAPE with --compare) to FILE")
+      ->check(output_file());
+  mb->add_option("--csv", o->csv, "write the results as CSV (the measured files' columns) to FILE")
+      ->check(output_file());
   mb->add_option("--compare", o->compare,
                  "measured CSV (../shared/reference format): compare point by point; its points "
                  "become the simulated ones");

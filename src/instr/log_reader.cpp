@@ -3,10 +3,13 @@
 // allocated, so memory use is bounded by the file size.
 #include "instr/log_reader.h"
 
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+
+#include <sys/stat.h>
 
 #include "instr/error.h"
 
@@ -273,6 +276,15 @@ EventLog parse_log(const unsigned char* data, std::size_t size, const std::strin
 }
 
 EventLog read_log(const std::string& path) {
+  // Only a regular file: a FIFO would block the read forever (this library stands alone, so the
+  // check is here rather than sim/files.h's).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw_log_error(path, errno == ENOENT ? std::string("no such file or directory")
+                                          : std::string("cannot read: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw_log_error(path, "is a directory, not an event log");
+  if (!S_ISREG(st.st_mode))
+    throw_log_error(path, "not a regular file (a FIFO, socket or device); an event log is read from a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw_log_error(path, "cannot open file");
   std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)),

@@ -181,8 +181,19 @@ void write_output_file(const std::string& path, std::string_view content) {
   f.commit();
 }
 
-void check_output_name(const std::string& path, std::string_view what) {
+void check_output_path(const std::string& path, std::string_view what) {
   if (path.empty()) user_error("{}: an empty file name", what);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) user_error("{} {}: is a directory, not a file to write", what, path);
+    if (!S_ISREG(st.st_mode)) return;  // a device: written in place
+  }
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    user_error("{} {}: the folder {} does not exist", what, path, dir.string());
+  if (::access(dir.c_str(), W_OK) != 0)
+    user_error("{} {}: cannot write in the folder {}: {}", what, path, dir.string(), reason(errno));
 }
 
 }  // namespace simfa

@@ -57,7 +57,8 @@ class OutputFile {
 // Writes `content` to `path` through an OutputFile.
 void write_output_file(const std::string& path, std::string_view content);
 
-// UserError "WHAT: an empty file name" when `path` is empty (--json '' would write nothing).
-void check_output_name(const std::string& path, std::string_view what);
+// Before a long run: UserError "WHAT PATH: ..." unless an OutputFile could be written at `path`
+// (a name, not a directory, in an existing folder that can be written). Creates nothing.
+void check_output_path(const std::string& path, std::string_view what);
 
 }  // namespace simfa
