@@ -163,6 +163,131 @@ TEST(BadInput, TraceGenIntoAReusedFolderLeavesNoStaleCtas) {
   fs::remove_all(d);
 }
 
+// --- Addresses -------------------------------------------------------------------------------------
+
+TEST(BadInput, AddressesBeyondTheGlobalAddressSpaceAreRejectedBeforeCycleZero) {
+  const std::string bulk = "ACQUIRE_STAGE 0\nTMA_BULK 0x0 0xffffffffff00 256 0\nMB_WAIT 0\n";
+  const std::string map = "DEF_TMAP 0 2 128,4096 256 64,128 2\n";
+  struct Case {
+    std::string name, maps, code, message;
+  };
+  for (const Case& c : {
+           Case{"ldg48.sft", "", "LDG 0xffffffffff00 128\n", "ldg48.sft:5: LDG: the load at 0xffffffffff00"},
+           Case{"ldg64.sft", "", "LDG 0xffffffffffffff80 128\n", "ldg64.sft:5: LDG: the load at 0xffffffffffffff80"},
+           Case{"bulk48.sft", "", bulk, "bulk48.sft:6: TMA_BULK: the copy at 0xffffffffff00"},
+           Case{"base60.sft", "DEF_TMAP 0 2 128,4096 256 64,128 2 base=0x1000000000000000\n",
+                "ACQUIRE_STAGE 0\nTMA_TENSOR 0x0 0x1000000000000000 0 0\nMB_WAIT 0\n",
+                "base60.sft:3: DEF_TMAP 0: the tensor at 0x1000000000000000"},
+           Case{"wrap.sft", map, "ACQUIRE_STAGE 0\nTMA_TENSOR 0x0 0xffffffffffffff00 0 0\nMB_WAIT 0\n",
+                "wrap.sft:7: TMA_TENSOR: the box of TensorMap 0 at 0xffffffffffffff00"},
+           Case{"store.sft", map, "TMA_STORE 0x0 0x7fffffffff00 0 0\n", "store.sft:6: TMA_STORE: the box of TensorMap 0"},
+       }) {
+    const Out o = simfa("trace run " + trace(c.name, c.maps, c.code));
+    expect_user_error(o, c.message, c.name);
+    EXPECT_NE(o.text.find("beyond the 47-bit global address space"), std::string::npos) << o.text;
+  }
+  // The top of the space runs on every preset; a cache too small to tag it is an error naming the keys.
+  const auto top = trace("top.sft", "", "LDG 0x7fffffffff80 128\nACQUIRE_STAGE 0\nTMA_BULK 0x0 0x7fffffffff00 256 0\n"
+                                        "MB_WAIT 0\n");
+  for (const std::string gpu : {"h100", "h200", "h800", "h800-pcie"}) {
+    const Out o = simfa("trace run " + top + " --gpu " + gpu + " --set mem.model=hierarchy");
+    EXPECT_EQ(o.rc, 0) << gpu << "\n" << o.text;
+  }
+  expect_user_error(simfa("trace run " + top + " --set mem.model=hierarchy --set mem.l1.size=16KiB"),
+                    "needs a tag wider than 32 bits in a cache of 32 sets", "small L1");
+}
+
+// --- Sizes -------------------------------------------------------------------------------------------
+
+TEST(BadInput, SizesAreBoundedToWhatAGpuCouldHave) {
+  expect_user_error(simfa("trace run " + kExample + " --set mem.l2.size=1e12"), "--set: mem.l2.size = '1e12': out of range",
+                    "l2");
+  expect_user_error(simfa("trace run " + kExample + " --set mem.l1.size=1e9"), "--set: mem.l1.size = '1e9': out of range",
+                    "l1");
+  // A copy lands in shared memory: a 4 GiB one would also hold 33 million lines in host memory.
+  const auto big = trace("bulk4g.sft", "", "ACQUIRE_STAGE 0\nTMA_BULK 0x0 0x0 4294967280 0\nMB_WAIT 0\n");
+  expect_user_error(simfa("trace run " + big),
+                    "bulk4g.sft:6: TMA_BULK: a copy of 4294967280 bytes does not fit in a CTA's shared memory of "
+                    "232448 bytes (sm.max_smem_per_cta)",
+                    "4 GiB copy");
+}
+
+// --- Not deadlocks ------------------------------------------------------------------------------------
+
+TEST(BadInput, ProgressWithoutIssueIsNoDeadlock) {
+  // A long bubble: time passes towards its known end.
+  const Out b = simfa("trace run " + trace("bubble25m.sft", "", "BUBBLE 25000000\n"));
+  EXPECT_EQ(b.rc, 0) << b.text;
+  EXPECT_NE(b.text.find("cycles            25000000"), std::string::npos) << b.text;
+  EXPECT_EQ(simfa("trace run " + trace("bubble5k.sft", "", "BUBBLE 5000\n") + " --set sim.watchdog_cycles=1000").rc, 0);
+  // A delayed CTA launch.
+  const Out l = simfa("trace run " + kExample + " --set gpu.cta_launch_cycles=5000 --set sim.watchdog_cycles=1000");
+  EXPECT_EQ(l.rc, 0) << l.text;
+  expect_user_error(simfa("trace run " + kExample + " --set gpu.cta_launch_cycles=1e9"),
+                    "gpu.cta_launch_cycles = '1e9': out of range", "launch 1e9");
+  // A copy that takes 14,500 cycles at 16 bytes per cycle, nothing issuing meanwhile: the memory
+  // responses are progress.
+  const auto copy = trace("slowcopy.sft", "", "ACQUIRE_STAGE 0\nTMA_BULK 0x0 0x0 232448 0\nMB_WAIT 0\n");
+  const Out c = simfa("trace run " + copy +
+                      " --set mem.model=fixed --set mem.fixed.bytes_per_cycle=16 --set sim.watchdog_cycles=1000");
+  EXPECT_EQ(c.rc, 0) << c.text;
+  // A CTA no SM can hold is bad input naming the key, not a deadlock.
+  expect_user_error(simfa("trace run " + kExample + " --set sm.smem=1"),
+                    "a CTA needs 216064 bytes of shared memory; an SM has 1 (sm.smem)", "sm.smem");
+  const auto two = temp_file("two_wgs.sft", "SIMFA_TRACE 1\nKERNEL threads=160\nCTA 0\nWG 0\nBUBBLE 1\nWG 1\nBUBBLE 1\n");
+  expect_user_error(simfa("trace run " + two + " --set sm.max_warps=7"),
+                    "a CTA of 2 WarpGroups exceeds the 1 WarpGroup slots of an SM (sm.max_warps / 4)", "slots");
+}
+
+// --- DRAM timing --------------------------------------------------------------------------------------
+
+TEST(BadInput, DramTimingThatStarvesRequestsIsAnError) {
+  const std::string run = "trace run " + kExample + " --set mem.model=hierarchy ";
+  expect_user_error(simfa(run + "--set dram.timing.tREFI=1"),
+                    "dram.timing.tRFC = 585 plus a row cycle of 59 tCK", "tREFI=1");
+  expect_user_error(simfa(run + "--set dram.timing.tRFC=5070"), "does not fit in tREFI = 5070", "tRFC=tREFI");
+  expect_user_error(simfa(run + "--set dram.timing.tRCD_rd=10000"), "plus a row cycle of", "tRCD_rd");
+  expect_user_error(simfa(run + "--set dram.refresh=per-bank --set dram.timing.tRFCpb=400"),
+                    "dram.timing.tRFCpb = 400 is not shorter than the per-bank refresh interval", "tRFCpb");
+  for (const std::string key : {"tRFC", "tCL", "tRCD_rd", "tCCD_L"})
+    expect_user_error(simfa(run + "--set dram.timing." + key + "=1e7"),
+                      "dram.timing." + key + " = '1e7': out of range [", key);
+}
+
+// --- Microbenchmarks -----------------------------------------------------------------------------------
+
+TEST(BadInput, MicrobenchNegativeAndDegenerateParametersAreErrors) {
+  struct Case {
+    const char* args;
+    const char* message;
+  };
+  for (const Case& c : {Case{"tma-bandwidth --array-mib -1", "--array-mib must be at least 1, got -1"},
+                        Case{"tma-bandwidth --sim-mib -1", "--sim-mib must be at least 1, got -1"},
+                        Case{"tma-bandwidth --sim-mib 100000", "--sim-mib must be at most 4096 (4 GiB), got 100000"},
+                        Case{"load-latency --hops -1", "--hops must be at least 1, got -1"},
+                        Case{"load-latency --ws-ratio 1.0000001", "--ws-ratio 1.0000001 makes 138629"},
+                        Case{"load-latency --ws-ratio 1", "--ws-ratio must exceed 1"},
+                        Case{"load-latency --ws 1e12", "working set 1000000000000 KiB (--ws or the measured file): at most 67108864 KiB (64 GiB)"},
+                        Case{"tma-latency --warmup-passes -1", "--warmup-passes must be at least 0, got -1"},
+                        Case{"dram-bandwidth --blocks-per-sm -1", "--blocks-per-sm must be between 1 and 32"}}) {
+    const Out o = simfa(std::string("microbench ") + c.args + " --quiet");
+    expect_user_error(o, c.message, c.args);
+  }
+}
+
+// --- Analytic model --------------------------------------------------------------------------------------
+
+TEST(BadInput, AnalyzeConflictsAndUnsupportedShapesAreErrors) {
+  expect_user_error(simfa("analyze --seqlen 512 --seqlen-q 1024"),
+                    "seqlen (--seqlen) 512 and seqlen_q (--seqlen-q) 1024 disagree", "seqlen");
+  EXPECT_EQ(simfa("analyze --seqlen 512 --seqlen-q 512").rc, 0);
+  expect_user_error(simfa("analyze --head-dim 7"), "head_dim (--head-dim) 7 is not a multiple of 8", "analyze D=7");
+  expect_user_error(simfa("run --model none --batch 1 --seqlen 128 --heads-kv 1 --group 1 --head-dim 7"),
+                    "head_dim (--head-dim) 7 is not a multiple of 8", "run D=7");
+  expect_user_error(simfa("analyze --head-dim 72 --dtype fp8_e4m3"), "is not a multiple of 16, which FA3 requires for FP8",
+                    "fp8");
+}
+
 // --- Messages ------------------------------------------------------------------------------------
 
 TEST(BadInput, RawBytesAreQuotedAndCut) {
