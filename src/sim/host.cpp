@@ -16,7 +16,7 @@ std::uint64_t host_memory_bytes() {
 void check_host_memory(std::uint64_t bytes, std::string_view what) {
   const std::uint64_t have = host_memory_bytes();
   if (have == 0 || bytes <= have / 4 * 3) return;
-  user_error("{} needs about {:.1f} GiB of host memory; this machine has {:.1f} GiB", what,
+  user_error("{} would take about {:.1f} GiB of host memory; this machine has {:.1f} GiB", what,
              static_cast<double>(bytes) / (1ull << 30), static_cast<double>(have) / (1ull << 30));
 }
 

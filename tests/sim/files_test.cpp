@@ -13,6 +13,7 @@
 
 #include "sim/error.h"
 #include "sim/files.h"
+#include "sim/host.h"
 
 namespace simfa {
 namespace {
@@ -120,6 +121,15 @@ TEST(Files, DevicesAreWrittenInPlace) {
   e = error_of([&] { write_output_file(d.string(), "x"); });
   EXPECT_NE(e.find("is a directory"), std::string::npos) << e;
   fs::remove_all(d);
+}
+
+TEST(Host, AnAllocationBeyondTheMachineIsAnErrorSayingHowMuch) {
+  const std::uint64_t have = host_memory_bytes();
+  if (have == 0) GTEST_SKIP() << "host memory unknown";
+  check_host_memory(have / 2, "half");
+  auto e = error_of([&] { check_host_memory(have * 2, "the caches"); });
+  EXPECT_NE(e.find("the caches would take about"), std::string::npos) << e;
+  EXPECT_NE(e.find("GiB of host memory; this machine has"), std::string::npos) << e;
 }
 
 }  // namespace
