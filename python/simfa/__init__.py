@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json as _json
 import numbers as _numbers
+import os as _os
 
 import numpy as _np
 
@@ -104,6 +105,8 @@ def gpu(name="h800", set=None):
 
 
 def _gpu_spec(name, set):
+    if isinstance(name, _os.PathLike):
+        name = _os.fspath(name)
     if not isinstance(name, str):
         raise ValueError(f"gpu (--gpu): expected a preset name, a file name or a GpuSpec, "
                          f"got {name!r}")
@@ -117,7 +120,7 @@ def gpu_presets():
 
 def config(gpu="h800", set=None):
     """The fully resolved configuration {key: value} of a GPU preset or file."""
-    return _json.loads(_simfa.config_json(gpu, _sets(set)))
+    return _json.loads(_simfa.config_json(_gpu(gpu), _sets(set)))
 
 
 def config_keys():
@@ -257,6 +260,35 @@ def analyze(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seql
 # -----------------------------------------------------------------------------------------------
 # The cycle-level simulator.
 # -----------------------------------------------------------------------------------------------
+def _paths(key, v):
+    """File or folder names: a str or os.PathLike (pathlib.Path), or an iterable of them."""
+    if isinstance(v, (str, _os.PathLike)):
+        v = [v]
+    try:
+        items = list(v)
+    except TypeError:
+        raise ValueError(f"{key}: expected a path or a list of paths, got {v!r}") from None
+    out = []
+    for x in items:
+        if isinstance(x, _os.PathLike):
+            x = _os.fspath(x)
+        if not isinstance(x, str):
+            raise ValueError(f"{key}: expected a path (str or pathlib.Path), got {x!r}")
+        out.append(x)
+    if not out:
+        raise ValueError(f"{key}: no trace files given")
+    return out
+
+
+def _gpu(gpu):
+    """A preset name or a TOML file (str or os.PathLike)."""
+    if isinstance(gpu, _os.PathLike):
+        gpu = _os.fspath(gpu)
+    if not isinstance(gpu, str):
+        raise ValueError(f"gpu (--gpu): expected a preset name or a file path, got {gpu!r}")
+    return gpu
+
+
 def _names(key, v):
     if v is None:
         return []
@@ -295,6 +327,7 @@ def run(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seqlen_k
             raise ValueError(f"{k} ({_flag(k)}): expected a number, got {v!r}")
     if seqlen is None and seqlen_q is None and seqlen_kv is None:
         inputs["seqlen"] = 6144
+    gpu = _gpu(gpu)
     model = _model_and_strings(model, dtype=dtype, gpu=gpu)
     if not isinstance(causal, (bool, _np.bool_)):
         raise ValueError(f"causal (--causal): expected a bool, got {causal!r}")
@@ -310,8 +343,6 @@ def run_trace(paths, *, gpu="h800", set=None, ablate=None, no_skip=False):
     """Simulate trace files, or directories of .sft files (``simfa trace run``), e.g. those
     ``simfa trace gen`` writes. Returns a Results dict with ``cycles``, ``latency_us``,
     ``sim_wall_s``, ``sim_cycles_per_s``, ``config`` and ``stats``."""
-    if not isinstance(gpu, str):
-        raise ValueError(f"gpu (--gpu): expected a string, got {gpu!r}")
-    text = _simfa.run_trace_json(_names("paths", paths), gpu, _sets(set), _names("ablate", ablate),
+    text = _simfa.run_trace_json(_paths("paths", paths), _gpu(gpu), _sets(set), _names("ablate", ablate),
                                  not no_skip)
     return Results(_json.loads(text))

@@ -26,6 +26,22 @@ using namespace simfa;
 
 namespace {
 
+// Ctrl-C during a long call: the simulation runs without the GIL, so Python's signal handler only
+// sets a flag; this takes the GIL now and then, runs the handlers and ends the run with their
+// exception (KeyboardInterrupt).
+void check_signals() {
+  py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
+// A message as a Python str: invalid UTF-8 (raw bytes of a bad input) is shown escaped.
+void set_error(PyObject* type, const std::string& msg) {
+  PyObject* text = PyUnicode_DecodeUTF8(msg.data(), static_cast<Py_ssize_t>(msg.size()), "backslashreplace");
+  if (!text) return;  // the decode error stays set
+  PyErr_SetObject(type, text);
+  Py_DECREF(text);
+}
+
 // The resolved shape fields analyze_batch can return besides model::result_fields().
 const char* const kShapeKeys[] = {"batch", "seqlen_q", "seqlen_kv", "heads_kv",
                                   "group", "head_dim", "causal"};
@@ -129,6 +145,7 @@ py::dict analyze_batch(const model::GpuSpec& gpu, const std::string& model_name,
     spec::AttentionShape shape;
     model::ModelOptions opt;
     for (std::size_t i = 0; i < n; ++i) {
+      if ((i & 0xFFFF) == 0xFFFF) check_signals();
       for (const auto& x : ins)
         if (x.data) in.*(x.member) = x.data[i];
       in.causal = causal ? causal[i] != 0 : false;
@@ -201,6 +218,7 @@ std::string run_fa3_json(const std::string& gpu, const std::vector<std::string>&
   workload::Fa3Source src(shape, cfg, static_cast<int>(cfg.i("gpu.num_sms")));
   RunOptions ro;
   ro.skip_idle = skip_idle;
+  ro.poll = check_signals;
   const RunResult r = run_trace(src, cfg, ro);
   const Fa3Figures f = fa3_figures(r, cfg, gpu, shape, src.fa3());
   auto j = fa3_result_json(r, cfg, shape, src.fa3(), f);
@@ -218,6 +236,7 @@ std::string run_trace_json(const std::vector<std::string>& paths, const std::str
   py::gil_scoped_release release;
   RunOptions ro;
   ro.skip_idle = skip_idle;
+  ro.poll = check_signals;
   return result_json(run_trace(t, cfg, ro), cfg).dump();
 }
 
@@ -231,11 +250,11 @@ PYBIND11_MODULE(_simfa, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const UserError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      set_error(PyExc_ValueError, e.what());
     } catch (const DeadlockError& e) {
-      PyErr_SetString(PyExc_RuntimeError, (std::string(e.what()) + "\n" + e.report()).c_str());
+      set_error(PyExc_RuntimeError, std::string(e.what()) + "\n" + e.report());
     } catch (const InternalError& e) {
-      PyErr_SetString(PyExc_RuntimeError, e.what());
+      set_error(PyExc_RuntimeError, e.what());
     }
   });
 

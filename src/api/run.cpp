@@ -97,7 +97,7 @@ RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions
   gpu.register_stats(stats);
   mem->register_stats(stats);
   const auto t0 = std::chrono::steady_clock::now();
-  const core::GpuResult g = gpu.run();
+  const core::GpuResult g = gpu.run(opts.poll);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   RunResult r;
   r.cycles = g.cycles;

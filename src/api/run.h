@@ -1,6 +1,7 @@
 // The library's front door: the full parameter registry, configurations from presets and
 // overrides, and running a trace on the simulated GPU.
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,7 @@ const std::vector<std::string>& ablation_names();
 struct RunOptions {
   bool skip_idle = true;             // false: the reference mode that ticks everything every cycle
   core::Observer* observer = nullptr;
+  std::function<void()> poll;        // called now and then during the run (core::Gpu::run); may throw
 };
 
 struct RunResult {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/common.h"
 #include "cli/commands.h"
 #include "cli/report_cmds.h"
 #include "sim/error.h"
@@ -37,7 +38,7 @@ void add_ablate_command(CLI::App& app) {
   cmd->add_option("--measurements", o->csv,
                   "CSV of measured cases (as for simfa validate): print MAPE per variant; without it, the latency "
                   "of the workload given by the flags");
-  cmd->add_option("--json", o->json, "also write the table to FILE as JSON");
+  cmd->add_option("--json", o->json, "also write the table to FILE as JSON")->check(output_file());
   cmd->add_option("-j,--jobs", o->jobs,
                   "with --measurements: cases simulated at once (default: every core); the output does not depend on it")
       ->check(CLI::Range(1u, 4096u));

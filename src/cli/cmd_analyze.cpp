@@ -6,9 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "cli/common.h"
 #include "cli/model_flags.h"
 #include "model/fields.h"
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::cli {
 namespace {
@@ -21,8 +23,8 @@ std::string csv_escape(const std::string& s) {
 }
 
 void write_csv(const std::string& path, const ModelRun& run) {
-  std::ofstream out(path);
-  if (!out) throw UserError(fmt::format("--csv {}: cannot open for writing", path));
+  OutputFile file(path);
+  std::ostream& out = file.stream();
   bool header = true;
   for (const auto& p : run.points) {
     const auto j = point_json(p);
@@ -44,7 +46,7 @@ void write_csv(const std::string& path, const ModelRun& run) {
     }
     out << line << "\n";
   }
-  if (!out) throw UserError(fmt::format("--csv {}: write failed", path));
+  file.commit();
 }
 
 std::string tokens(double v) {
@@ -102,8 +104,9 @@ void add_analyze_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   add_model_flags(cmd, o->flags);
-  cmd->add_option("--json", o->json, "write every input and output field of every point to FILE");
-  cmd->add_option("--csv", o->csv, "write one CSV row per point to FILE");
+  cmd->add_option("--json", o->json, "write every input and output field of every point to FILE")
+      ->check(output_file());
+  cmd->add_option("--csv", o->csv, "write one CSV row per point to FILE")->check(output_file());
   cmd->add_flag("-q,--quiet", o->quiet, "do not print the table");
   cmd->footer(
       "Examples:\n"

@@ -15,6 +15,7 @@
 #include "microbench/compare.h"
 #include "microbench/microbench.h"
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::cli {
 namespace {
@@ -25,10 +26,10 @@ struct MbOpts {
   std::string json, csv, compare, sweep;
   std::vector<double> ws;
   double ws_ratio = 1.5;
-  std::uint64_t hops = 2000, warmup_passes = 1, warmup_max = 1u << 20, sim_mib = 32,
-                array_mib = 4096;
+  // Signed, so that a negative value is an error naming the flag rather than a huge unsigned one.
+  std::int64_t hops = 2000, warmup_passes = 1, warmup_max = 1u << 20, sim_mib = 32, array_mib = 4096;
   double clock_mhz = 0;  // 0: the measured file's clock_mhz, else the configuration's gpu.clock
-  std::uint32_t hop_bubble = microbench::kTmaHopBubble, blocks_per_sm = 4;
+  std::int64_t hop_bubble = microbench::kTmaHopBubble, blocks_per_sm = 4;
   bool no_skip = false, quiet = false;
 };
 
@@ -89,21 +90,31 @@ void print(const microbench::Result& r, std::ostream& out) {
                        *r.max_abs_error_pct);
 }
 
+// UserError unless lo <= v <= hi, naming the flag.
+void check_range(std::int64_t v, std::int64_t lo, std::int64_t hi, const char* flag, const char* why = "") {
+  if (v < lo) user_error("{} must be at least {}, got {}", flag, lo, v);
+  if (v > hi) user_error("{} must be at most {}{}, got {}", flag, hi, why, v);
+}
+
 void run_command(const MbOpts& o) {
+  check_range(o.hops, 1, 100'000'000, "--hops");
+  check_range(o.warmup_passes, 0, 1'000'000, "--warmup-passes");
+  check_range(o.warmup_max, 0, 1'000'000'000, "--warmup-max");
+  check_range(o.hop_bubble, 0, 1'000'000, "--hop-bubble");
+  check_range(o.sim_mib, 1, 4096, "--sim-mib", " (4 GiB)");
+  check_range(o.array_mib, 1, 1 << 20, "--array-mib", " (1 TiB)");
+  if (o.blocks_per_sm < 1 || o.blocks_per_sm > 32)
+    user_error("--blocks-per-sm must be between 1 and 32 (Hopper's CTAs per SM), got {}", o.blocks_per_sm);
   microbench::Options mo;
   mo.working_sets_kib = o.ws;
   mo.ws_ratio = o.ws_ratio;
-  mo.hops = o.hops;
-  mo.warmup_passes = o.warmup_passes;
-  mo.warmup_max = o.warmup_max;
-  mo.hop_bubble = o.hop_bubble;
-  if (o.sim_mib < 1) user_error("--sim-mib must be at least 1");
-  if (o.blocks_per_sm < 1 || o.blocks_per_sm > 32)
-    user_error("--blocks-per-sm must be between 1 and 32 (Hopper's CTAs per SM), got {}", o.blocks_per_sm);
-  mo.sim_bytes = o.sim_mib << 20;
-  if (o.array_mib < 1) user_error("--array-mib must be at least 1");
-  mo.array_bytes = o.array_mib << 20;
-  mo.dram_blocks_per_sm = o.blocks_per_sm;
+  mo.hops = static_cast<std::uint64_t>(o.hops);
+  mo.warmup_passes = static_cast<std::uint64_t>(o.warmup_passes);
+  mo.warmup_max = static_cast<std::uint64_t>(o.warmup_max);
+  mo.hop_bubble = static_cast<std::uint32_t>(o.hop_bubble);
+  mo.sim_bytes = static_cast<std::uint64_t>(o.sim_mib) << 20;
+  mo.array_bytes = static_cast<std::uint64_t>(o.array_mib) << 20;
+  mo.dram_blocks_per_sm = static_cast<std::uint32_t>(o.blocks_per_sm);
   mo.skip_idle = !o.no_skip;
   if (!o.quiet) mo.progress = [](const std::string& s) { std::cerr << s << "\n"; };
   const auto& names = microbench::names();
@@ -183,8 +194,7 @@ void run_command(const MbOpts& o) {
     write_json_file(o.json, out);
   }
   if (!o.csv.empty()) {
-    std::ofstream f(o.csv);
-    if (!(f << csv_text)) user_error("{}: cannot write", o.csv);
+    write_output_file(o.csv, csv_text);
   }
 }
 
@@ -201,8 +211,10 @@ void add_microbench_command(CLI::App& app) {
   mb->add_option("--clock-mhz", o->clock_mhz,
                  "SM clock in MHz (default: the --compare file's clock_mhz column, else the GPU "
                  "preset's; --set gpu.clock also overrides the file)");
-  mb->add_option("--json", o->json, "write the results (and MAPE with --compare) to FILE");
-  mb->add_option("--csv", o->csv, "write the results as CSV (the measured files' columns) to FILE");
+  mb->add_option("--json", o->json, "write the results (and MAPE with --compare) to FILE")
+      ->check(output_file());
+  mb->add_option("--csv", o->csv, "write the results as CSV (the measured files' columns) to FILE")
+      ->check(output_file());
   mb->add_option("--compare", o->compare,
                  "measured CSV (../shared/reference format): compare point by point; its points "
                  "become the simulated ones");

@@ -8,9 +8,11 @@
 
 #include <fmt/format.h>
 
+#include "cli/common.h"
 #include "cli/model_flags.h"
 #include "cli/svg_chart.h"
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::cli {
 namespace {
@@ -30,8 +32,7 @@ struct PlotOpts {
 // Points "x,bytes" (one per line; a header line and '#' comments are skipped).
 ChartSeries read_points(const std::string& path, const std::string& flag, const std::string& label,
                         const char* color) {
-  std::ifstream in(path);
-  if (!in) throw UserError(fmt::format("{} {}: cannot open", flag, path));
+  std::ifstream in = open_input_file(path, fmt::format("{} file", flag));
   ChartSeries s;
   s.label = label;
   s.color = color;
@@ -84,10 +85,7 @@ ChartSeries series(const std::string& label, const std::vector<double>& x, const
 }
 
 void write(const std::string& path, const std::string& svg) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw UserError(fmt::format("-o {}: cannot open for writing", path));
-  out << svg;
-  if (!out) throw UserError(fmt::format("-o {}: write failed", path));
+  write_output_file(path, svg);
   std::cout << "wrote " << path << "\n";
 }
 
@@ -209,7 +207,8 @@ void add_plot_command(CLI::App& app) {
     auto o = std::make_shared<PlotOpts>();
     add_model_flags(cmd, o->flags);
     o->output = std::string("simfa-") + name + ".svg";
-    cmd->add_option("-o,--output", o->output, "SVG file to write")->capture_default_str();
+    cmd->add_option("-o,--output", o->output, "SVG file to write")->capture_default_str()
+        ->check(output_file());
     cmd->add_option("--title", o->title, "figure title");
     if (std::string(name) != "roofline") {
       cmd->add_option("--measured", o->measured, "CSV of measured points: x,bytes (e.g. from ncu)");

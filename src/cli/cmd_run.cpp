@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "api/fa3_run.h"
+#include "cli/common.h"
 #include "cli/timeline_flags.h"
 #include "cli/workload_flags.h"
 #include "workload/fa3_source.h"
@@ -21,7 +22,8 @@ void add_run_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   add_workload_flags(run, o->w);
-  run->add_option("--json", o->json, "write every statistic, the resolved configuration and the workload to FILE");
+  run->add_option("--json", o->json, "write every statistic, the resolved configuration and the workload to FILE")
+      ->check(output_file());
   run->add_flag("--no-skip", o->no_skip, "reference mode: tick every component every cycle (same results, slower)");
   add_timeline_flags(run, o->timeline);
   run->callback([o] {

@@ -22,7 +22,8 @@ void add_trace_commands(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   run->add_option("paths", o->paths, "trace files or directories")->required();
   add_gpu_options(run, o->gpu);
-  run->add_option("--json", o->json, "write every statistic and the resolved configuration to FILE");
+  run->add_option("--json", o->json, "write every statistic and the resolved configuration to FILE")
+      ->check(output_file());
   run->add_flag("--no-skip", o->no_skip, "reference mode: tick every component every cycle (same results, slower)");
   run->callback([o] {
     Config cfg = make_config(o->gpu);

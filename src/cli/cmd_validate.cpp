@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/common.h"
 #include "cli/commands.h"
 #include "cli/report_cmds.h"
 #include "instr/log_reader.h"
@@ -195,7 +196,8 @@ void add_validate_command(CLI::App& app) {
       ->required();
   add_gpu_options(cmd, o->gpu);
   cmd->add_option("--clock-mhz", o->clock_mhz, "SM clock in MHz for rows without clock_mhz (default: the GPU preset's)");
-  cmd->add_option("--json", o->json, "also write {mape_pct, max_abs_error_pct, cases: [...]} to FILE");
+  cmd->add_option("--json", o->json, "also write {mape_pct, max_abs_error_pct, cases: [...]} to FILE")
+      ->check(output_file());
   cmd->add_option("--kernel", o->kernel, "kernel to model: fa3 or simfa-attn (gpu/attn); same as --set fa3.kernel=");
   auto* logs_opt = cmd->add_option("--logs", o->logs.dir,
                                    "simulate each case from DIR/CASE.evlog, an instrumentation log of the measured "

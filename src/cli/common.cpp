@@ -2,11 +2,11 @@
 #include "cli/common.h"
 
 #include <cmath>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::cli {
 
@@ -57,10 +57,12 @@ void set_kernel(Config& cfg, const std::string& name) {
 }
 
 void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
-  std::ofstream out(path);
-  if (!out) throw UserError(fmt::format("{}: cannot open for writing", path));
-  out << j.dump(2) << "\n";
-  if (!out) throw UserError(fmt::format("{}: write failed", path));
+  write_output_file(path, j.dump(2) + "\n");
+}
+
+CLI::Validator output_file() {
+  return CLI::Validator(
+      [](std::string& s) { return s.empty() ? std::string("an empty file name") : std::string(); }, "FILE");
 }
 
 std::string run_summary(const RunResult& r, int num_sms) {

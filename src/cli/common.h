@@ -25,8 +25,11 @@ Config make_config(const GpuOptions& o);
 // gave fa3.kernel a different value.
 void set_kernel(Config& cfg, const std::string& name);
 
-// Writes JSON to a file (UserError when it cannot) with a trailing newline.
+// Writes JSON to a file with a trailing newline, atomically (sim/files.h: UserError naming the file
+// when it cannot).
 void write_json_file(const std::string& path, const nlohmann::ordered_json& j);
+// For options naming an output file: an empty name is a command-line error (--json '' wrote nothing).
+CLI::Validator output_file();
 
 // An integer with an optional binary suffix (16K = 16384, 1M = 1048576); nullopt if not one.
 std::optional<double> parse_count_text(std::string_view t);

@@ -1,4 +1,5 @@
 // Timeline flags: parse and check them up front, record during the run, write at the end.
+#include "cli/common.h"
 #include "cli/timeline_flags.h"
 
 #include <charconv>
@@ -8,12 +9,14 @@
 #include <fmt/format.h>
 
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::cli {
 
 void add_timeline_flags(CLI::App* app, TimelineFlags& f) {
   app->add_option("--timeline", f.file,
-                  "write a timeline: FILE.json (Perfetto / chrome://tracing) or FILE.svg (one SM, paper Fig. 7)");
+                  "write a timeline: FILE.json (Perfetto / chrome://tracing) or FILE.svg (one SM, paper Fig. 7)")
+                      ->check(output_file());
   app->add_option("--timeline-sms", f.sms, "SMs to record: 0,1 or 0-3 or all (the SVG draws the first)")
       ->default_str("0");
   app->add_option("--timeline-window-us", f.window_us,
@@ -60,7 +63,7 @@ TimelineSession::TimelineSession(const TimelineFlags& f, const Config& cfg)
   }
   if (f.max_spans == 0) user_error("--timeline-max-spans must be at least 1");
   // Check the file can be written before a long run.
-  { std::ofstream probe(f.file); if (!probe) user_error("--timeline {}: cannot open for writing", f.file); }
+  check_output_path(f.file, "--timeline");
   rec_ = std::make_unique<report::TimelineRecorder>(std::move(sms), f.max_spans);
 }
 

@@ -19,6 +19,15 @@ const char* span_name(SpanKind k) {
 Gpu::Gpu(const GpuParams& p, trace::TraceSource& src, Engine& engine, mem::MemorySystem& mem, Observer* obs)
     : p_(p), src_(src), k_(src.kernel()), engine_(engine), mem_(mem) {
   const auto& k = k_;
+  // Resources no SM could ever grant: the CTA would wait forever to be admitted.
+  if (k.smem > p.sm.smem_bytes)
+    throw UserError(fmt::format("kernel '{}': a CTA needs {} bytes of shared memory; an SM has {} (sm.smem)", k.name,
+                                k.smem, p.sm.smem_bytes));
+  const std::uint32_t wgs = (k.threads + 127) / 128;
+  const std::uint32_t slots = std::min<std::uint32_t>(64, std::max<std::uint32_t>(1, p.sm.max_warps / 4));
+  if (wgs > slots)
+    throw UserError(fmt::format("kernel '{}': a CTA of {} WarpGroups exceeds the {} WarpGroup slots of an SM "
+                                "(sm.max_warps / 4)", k.name, wgs, slots));
   if (k.smem > p.sm.max_smem_per_cta)
     throw UserError(fmt::format("kernel '{}': a CTA needs {} bytes of shared memory; this GPU allows {} per CTA "
                                 "(sm.max_smem_per_cta)", k.name, k.smem, p.sm.max_smem_per_cta));
@@ -84,12 +93,20 @@ Sm* Gpu::sm_of(std::uint32_t cta) {
   return sms_[cta_sm_[cta]].get();
 }
 
-GpuResult Gpu::run() {
+GpuResult Gpu::run(const std::function<void()>& poll) {
   engine_.wake(this, engine_.now());
   bool stalled = false;
+  std::uint32_t polls = 0;
   const bool finished = engine_.run([&] {
     if (retired_ == k_.ctas && mem_.in_flight() == 0) return true;
+    if (poll && (++polls & 0xFFFF) == 0) poll();
     if (engine_.now() > last_progress_ + p_.watchdog_cycles) {
+      // Time passing towards a known end (a long BUBBLE, a delayed CTA launch) is progress too.
+      for (const auto& sm : sms_)
+        if (sm->has_timed_work(engine_.now())) {
+          last_progress_ = engine_.now();
+          return false;
+        }
       stalled = true;
       return true;
     }
@@ -97,7 +114,8 @@ GpuResult Gpu::run() {
   });
   if (!finished || stalled) {
     std::string summary =
-        stalled ? fmt::format("no instruction issued for {} cycles (sim.watchdog_cycles) at cycle {}",
+        stalled ? fmt::format("no progress for {} cycles (sim.watchdog_cycles) at cycle {}: no instruction issued, "
+                              "no memory response arrived, no BUBBLE or CTA launch under way",
                               p_.watchdog_cycles, engine_.now())
                 : fmt::format("deadlock at cycle {}: no WarpGroup can make progress", engine_.now());
     summary += fmt::format("; {} of {} CTAs finished", retired_, k_.ctas);

@@ -1,6 +1,7 @@
 // The whole GPU: a CTA dispatcher, the SMs and the memory system, run on one engine until every
 // CTA has retired. Clusters are placed on aligned groups of `cluster` consecutive SMs.
 #pragma once
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,7 +31,9 @@ class Gpu final : public Component, private SmHost {
 
   // Runs to completion. Throws DeadlockError (with a report of every blocked WarpGroup) when the
   // kernel cannot finish, UserError for traces the GPU cannot run.
-  GpuResult run();
+  // Runs the kernel to its end. `poll`, when set, is called every 65,536 simulated cycles that had
+  // work (e.g. to let Python handle Ctrl-C); an exception it throws ends the run.
+  GpuResult run(const std::function<void()>& poll = {});
   void register_stats(Stats& s);
   const std::vector<std::unique_ptr<Sm>>& sms() const { return sms_; }
 

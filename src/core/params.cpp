@@ -26,7 +26,7 @@ void register_core_params(ParamRegistry& r) {
          "data/measured/h200/ubench/clock.csv, attn_clock.csv; ../shared/reference/sm-compute.md 'Clocks under "
          "load'", 0, 0, {"power-limited", "fixed"}});
   r.add({"gpu.cta_launch_cycles", T::Int, "0", "cycles",
-         "delay between a CTA slot freeing and the next CTA starting there", "not calibrated", 0, 1e9});
+         "delay between a CTA slot freeing and the next CTA starting there", "not calibrated", 0, 1e6});
   r.add({"sm.max_ctas", T::Int, "32", "CTAs", "resident CTAs per SM", "hardware.md (H100 deviceQuery)", 1, 1024});
   r.add({"sm.max_warps", T::Int, "64", "warps", "resident warps per SM", "hardware.md", 4, 4096});
   r.add({"sm.smem", T::Size, "228KiB", "bytes", "shared memory per SM", "hardware.md (H100 datasheet)", 1, 1e12});

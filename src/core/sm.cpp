@@ -77,6 +77,13 @@ bool Sm::can_admit(const trace::KernelInfo& k) const {
          warps_used_ + warps <= p_.max_warps && free_slots >= wgs;
 }
 
+bool Sm::has_timed_work(Cycle now) const {
+  if (!bubble_threads_.empty()) return true;
+  for (const std::uint32_t s : live_ctas_)
+    if (ctas_[s].start > now) return true;
+  return false;
+}
+
 void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
   auto cs = std::find_if(ctas_.begin(), ctas_.end(), [](const Cta& c) { return !c.active; });
   SIMFA_ASSERT(cs != ctas_.end(), fmt::format("sm[{}]", id_), "no CTA slot at cycle {}", now);
@@ -337,6 +344,14 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     case Op::TMA_TENSOR:
     case Op::TMA_BULK:
     case Op::TMA_STORE: {
+      // A copy moves between global and shared memory, so it fits in a CTA's shared memory (this also
+      // bounds the line list the TMA unit builds: a 4 GiB copy would hold 33 million lines in host memory).
+      const std::uint64_t bytes = in.op == Op::TMA_BULK ? in.count : k_.tmap(in.map).box_bytes();
+      if (bytes > p_.max_smem_per_cta) [[unlikely]]
+        throw UserError(fmt::format("{}: {}: a copy of {} bytes does not fit in a CTA's shared memory of {} bytes "
+                                    "(sm.max_smem_per_cta)",
+                                    t.stream ? t.stream->where(t.pc) : "trace", trace::op_name(in.op), bytes,
+                                    p_.max_smem_per_cta));
       if (tma_.full()) return block(slot, SpanKind::WaitTmaQueue, now);
       TmaOp op = tma_.take_op();
       op.store = in.op == Op::TMA_STORE;
@@ -629,6 +644,7 @@ void Sm::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
 }
 
 void Sm::on_response(const mem::MemReq& r, Cycle now) {
+  host_.progress(now);  // the memory system moves data: no livelock (watchdog)
   if (r.tag & kLdgTag) {
     Thread& t = threads_[r.tag & ~kLdgTag];
     t.ldg_done = true;

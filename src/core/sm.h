@@ -32,7 +32,7 @@ class SmHost {
   virtual void cta_retired(std::uint16_t sm, std::uint32_t cta, Cycle now) = 0;
   // The SM on which CTA `cta` is resident, or nullptr.
   virtual Sm* sm_of(std::uint32_t cta) = 0;
-  virtual void progress(Cycle now) = 0;  // an instruction issued (watchdog)
+  virtual void progress(Cycle now) = 0;  // an instruction issued or a response arrived (watchdog)
 };
 
 class Sm final : public Component, public mem::MemClient, public EventTarget, private TmaClient {
@@ -42,6 +42,9 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
 
   bool can_admit(const trace::KernelInfo& k) const;
   std::uint32_t resident_ctas() const { return ctas_live_; }
+  // Work under way that ends at a known time without anything issuing: a running BUBBLE, or a CTA
+  // admitted to start later (gpu.cta_launch_cycles). The watchdog counts it as progress.
+  bool has_timed_work(Cycle now) const;
   void admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now);
 
   Cycle tick(Cycle now) override;

@@ -28,6 +28,7 @@ class Probe final : public DramClient {
 double measure(const Config& cfg) {
   constexpr int kReads = 2048;
   constexpr Cycle kGap = 400;
+  constexpr Cycle kMaxReadCycles = 10'000'000;
   Engine engine;
   Probe probe;
   auto dram = make_dram(cfg, engine, &probe);
@@ -43,8 +44,12 @@ double measure(const Config& cfg) {
     engine.run([&] { return engine.now() >= t; }, t);
     const Cycle at = std::max(t, engine.now());
     SIMFA_ASSERT(dram->try_enqueue(r, at), "dram probe", "an idle DRAM refused a read");
-    engine.run([&] { return probe.done_at != kNever; });
-    SIMFA_ASSERT(probe.done_at != kNever, "dram probe", "read {} never answered", i);
+    // Bounded: a DRAM whose timing leaves no room for reads must not hang the run before it starts.
+    engine.run([&] { return probe.done_at != kNever; }, at + kMaxReadCycles);
+    if (probe.done_at == kNever)
+      user_error("dram.timing.*: a lone DRAM read took more than {} cycles (the DRAM latency probe before the run); "
+                 "the timing leaves no time for reads",
+                 kMaxReadCycles);
     sum += static_cast<double>(probe.done_at - at);
     t = probe.done_at + kGap;
   }

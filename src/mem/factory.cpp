@@ -8,6 +8,8 @@
 #ifdef SIMFA_HAVE_HIERARCHY
 #include "mem/dram_probe.h"
 #include "mem/hierarchy.h"
+#include "mem/tag_array.h"
+#include "sim/host.h"
 #endif
 
 namespace simfa::mem {
@@ -25,6 +27,14 @@ std::unique_ptr<MemorySystem> make_memory_system(const Config& cfg, Engine& engi
 #ifdef SIMFA_HAVE_HIERARCHY
   if (model == "hierarchy") {
     HierarchyParams p = hierarchy_params_from(cfg);
+    // The caches' tags dominate the host memory of the memory system: check before allocating.
+    const std::uint64_t l1_sets = p.l1.size / p.line_bytes / p.l1.assoc;
+    const std::uint64_t l2_sets = p.l2.size / p.l2.slices / p.line_bytes / p.l2.assoc;
+    const std::uint64_t bytes = (p.l1.enabled ? num_sms * TagArray::host_bytes(l1_sets, p.l1.assoc) : 0) +
+                                p.l2.slices * TagArray::host_bytes(l2_sets, p.l2.assoc);
+    check_host_memory(bytes, fmt::format("the caches of {} SMs (mem.l1.size = {}, gpu.num_sms = {}) and the L2 "
+                                         "(mem.l2.size = {})",
+                                         num_sms, cfg.render("mem.l1.size"), num_sms, cfg.render("mem.l2.size")));
     p.dram_reference_latency = mean_random_read_latency(cfg);
     return std::make_unique<Hierarchy>(
         p, engine, num_sms,

@@ -24,7 +24,7 @@ void add_l1_lrc_xbar(ParamRegistry& r) {
          "L1 data cache capacity per SM seen by ordinary loads",
          "load_latency.csv: L1 hits up to 215 KiB, half the hops miss at about 254 KiB; Hopper's "
          "combined L1/shared memory is 256 KB per SM (NVIDIA Hopper tuning guide)",
-         128, 1e9));
+         128, 16 << 20));  // at most 64x Hopper's: the tags of every SM's L1 live in host memory
   r.add(desc("mem.l1.assoc", ParamType::Int, "4", "ways", "L1 associativity",
          "design choice: with a contiguous working set every set fills evenly, so only the "
          "capacity shows in load_latency.csv", 1, 1024));
@@ -65,7 +65,7 @@ void add_l1_lrc_xbar(ParamRegistry& r) {
 
 void add_l2(ParamRegistry& r) {
   r.add(desc("mem.l2.size", ParamType::Size, "50MiB", "bytes", "L2 capacity, all slices",
-         "Table 2 (50 MB); deviceQuery reports 52428800 bytes", 4096, 1e12));
+         "Table 2 (50 MB); deviceQuery reports 52428800 bytes", 4096, 1 << 30));  // 20x Hopper's
   r.add(desc("mem.l2.slices", ParamType::Int, "80", "", "number of L2 slices", "Table 2", 1, 65535));
   r.add(desc("mem.l2.partitions", ParamType::Int, "2", "",
          "L2 partitions; each SM pair is near one of them", "Luo et al. 2025: two 25 MB "

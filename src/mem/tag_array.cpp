@@ -33,8 +33,12 @@ TagArray::TagArray(std::uint32_t sets, std::uint32_t assoc, std::uint64_t set_di
 }
 
 std::uint32_t TagArray::tag_overflow(std::uint64_t line) const {
-  SIMFA_ASSERT(false, "tag array", "line index {:#x} beyond the 32-bit tag range", line);
-  __builtin_unreachable();
+  // Traces stay below kGlobalAddressLimit (the validator), which the presets' caches tag; a cache
+  // configured with few sets cannot tag the top of that range. Bad input, not a broken invariant.
+  throw UserError(fmt::format("cache line index {:#x} needs a tag wider than 32 bits in a cache of {} sets: "
+                              "addresses this high need more sets (mem.l1.size / mem.l1.assoc, mem.l2.size / "
+                              "mem.l2.slices / mem.l2.assoc)",
+                              line, sets_));
 }
 
 std::uint64_t TagArray::line(std::int32_t idx) const {

@@ -103,6 +103,10 @@ class TagArray {
   void set_shadow(std::int32_t idx, bool s);
 
   std::uint32_t lines() const { return sets_ * assoc_; }
+  // Host bytes an array of `sets` x `assoc` holds (the layout above), for estimates before building.
+  static std::uint64_t host_bytes(std::uint64_t sets, std::uint64_t assoc) {
+    return sets * ((11 * assoc + 63) / 64 * 64) + 64;
+  }
   std::uint32_t valid_lines() const { return valid_lines_; }
   std::uint32_t shadow_lines() const { return shadow_lines_; }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::microbench {
 namespace {
@@ -35,8 +36,7 @@ std::size_t Csv::column(const std::string& name) const {
 }
 
 Csv read_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) user_error("{}: cannot read the file", path);
+  std::ifstream in = open_input_file(path, "CSV file");
   Csv c;
   c.file = path;
   std::string line;
@@ -69,7 +69,7 @@ std::optional<double> measured_clock_mhz(const Csv& m) {
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || !(v >= 1) || !std::isfinite(v))
-      user_error("{}:{}: clock_mhz '{}' is not a clock in MHz", m.file, line(r), text);
+      user_error("{}:{}: clock_mhz {} is not a clock in MHz", m.file, line(r), quote(text));
     if (!mhz) {
       mhz = v;
       first = r;
@@ -98,7 +98,7 @@ void compare(Result& r, const Csv& m) {
     for (std::size_t c : kc) key.push_back(canonical_key(row[c]));
     char* end = nullptr;
     const double v = std::strtod(row[vc].c_str(), &end);
-    if (end == row[vc].c_str()) user_error("{}: '{}' is not a number in column {}", m.file, row[vc], r.value_column);
+    if (end == row[vc].c_str()) user_error("{}: {} is not a number in column {}", m.file, quote(row[vc]), r.value_column);
     auto& acc = by_key[key];
     acc.first += v;
     ++acc.second;

@@ -30,6 +30,10 @@ class HopClock final : public core::Observer {
   std::uint64_t mark_, count_ = 0;
 };
 
+// Bounds of a latency sweep: the default sweep's points, and one working set.
+constexpr int kMaxDefaultWorkingSets = 1000;
+constexpr double kMaxWorkingSetKib = 64.0 * 1024 * 1024;
+
 std::vector<double> default_sets(double ratio) {
   std::vector<double> v;
   for (double kib = 2; kib <= 2.0 * 1024 * 1024 + 1; kib *= ratio) v.push_back(std::round(kib));
@@ -40,7 +44,14 @@ std::vector<double> default_sets(double ratio) {
 
 Result latency(const Config& cfg, const Options& o, bool tma) {
   if (o.hops == 0) user_error("--hops must be at least 1");
-  if (o.ws_ratio <= 1.0) user_error("--ws-ratio must exceed 1");
+  if (!(o.ws_ratio > 1.0) || !std::isfinite(o.ws_ratio)) user_error("--ws-ratio must exceed 1, got {}", o.ws_ratio);
+  if (o.working_sets_kib.empty()) {
+    // 2 KiB to 2 GiB: log(2^20) / log(ratio) points.
+    const double points = std::log(1024.0 * 1024) / std::log(o.ws_ratio);
+    if (points > kMaxDefaultWorkingSets)
+      user_error("--ws-ratio {} makes {:.0f} working sets from 2 KiB to 2 GiB; at most {} (a ratio of at least {:.4f})",
+                 o.ws_ratio, points, kMaxDefaultWorkingSets, std::pow(1024.0 * 1024, 1.0 / kMaxDefaultWorkingSets));
+  }
   Result r;
   r.name = tma ? "tma-latency" : "load-latency";
   r.key_columns = {"working_set_kib"};
@@ -54,10 +65,13 @@ Result latency(const Config& cfg, const Options& o, bool tma) {
   r.info["warmup_max"] = o.warmup_max;
   if (tma) r.info["hop_bubble_cycles"] = o.hop_bubble;
   const auto sets = o.working_sets_kib.empty() ? default_sets(o.ws_ratio) : o.working_sets_kib;
-  for (double kib : sets)
+  for (double kib : sets) {
     if (!(kib * 1024 >= line) || !std::isfinite(kib))
       user_error("working set {} KiB (--ws or the measured file): must be a number of at least one "
                  "{}-byte line ({} KiB)", kib, line, line / 1024.0);
+    if (kib > kMaxWorkingSetKib)
+      user_error("working set {} KiB (--ws or the measured file): at most {} KiB (64 GiB)", kib, kMaxWorkingSetKib);
+  }
   for (double kib : sets) {
     ChaseParams p;
     p.lines = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(kib * 1024 / line));

@@ -27,6 +27,10 @@ void resolve_point(const PointInputs& in, const PointContext& ctx, spec::Attenti
   s.batch = in.batch ? integer("batch", *in.batch) : 1;
   const std::int64_t seqlen = in.seqlen ? integer("seqlen", *in.seqlen) : 0;
   s.seqlen_q = in.seqlen_q ? integer("seqlen_q", *in.seqlen_q) : seqlen;
+  if (seqlen && in.seqlen_q && s.seqlen_q != seqlen)
+    user_error("seqlen (--seqlen) {} and seqlen_q (--seqlen-q) {} disagree: both give the query length L (use "
+               "seqlen_kv, --seqlen-kv, for S)",
+               seqlen, s.seqlen_q);
   s.seqlen_kv = in.seqlen_kv ? integer("seqlen_kv", *in.seqlen_kv) : seqlen;
   if (s.seqlen_q == 0 || s.seqlen_kv == 0)
     user_error("seqlen (--seqlen), or seqlen_q (--seqlen-q) and seqlen_kv (--seqlen-kv), is required");

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.h"
+#include "sim/files.h"
 #include "spec/attention.h"
 
 namespace simfa::report {
@@ -80,7 +81,7 @@ std::int64_t positive_int(const std::string& text, const std::string& where, con
   std::int64_t v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || p != text.data() + text.size())
-    user_error("{}: column '{}': expected a positive integer, got '{}'", where, col, text);
+    user_error("{}: column '{}': expected a positive integer, got {}", where, col, quote(text));
   if (v <= 0) user_error("{}: column '{}': must be at least 1, got {}", where, col, v);
   return v;
 }
@@ -89,7 +90,7 @@ double positive_double(const std::string& text, const std::string& where, const 
   double v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v))
-    user_error("{}: column '{}': expected a number, got '{}'", where, col, text);
+    user_error("{}: column '{}': expected a number, got {}", where, col, quote(text));
   if (v <= 0) user_error("{}: column '{}': must be positive, got {}", where, col, text);
   return v;
 }
@@ -98,14 +99,13 @@ bool boolean(std::string text, const std::string& where, const std::string& col)
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
   if (text == "1" || text == "true" || text == "yes") return true;
   if (text == "0" || text == "false" || text == "no") return false;
-  user_error("{}: column '{}': expected 0/1 (or true/false, yes/no), got '{}'", where, col, text);
+  user_error("{}: column '{}': expected 0/1 (or true/false, yes/no), got {}", where, col, quote(text));
 }
 
 }  // namespace
 
 std::vector<MeasuredCase> read_measurements(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) user_error("{}: cannot open the measurements file", path);
+  std::ifstream in = open_input_file(path, "measurements file");
   return parse_measurements(in, path);
 }
 
@@ -168,7 +168,7 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
       try {
         spec::parse_dtype(*d, "dtype");
       } catch (const UserError&) {
-        user_error("{}: column 'dtype': expected fp16, bf16 or fp8_e4m3, got '{}'", where, *d);
+        user_error("{}: column 'dtype': expected fp16, bf16 or fp8_e4m3, got {}", where, quote(*d));
       }
       m.dtype = *d;
     }

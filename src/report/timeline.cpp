@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::report {
 
@@ -140,14 +141,12 @@ void write_timeline_file(const std::string& path, const TimelineRecorder& rec, c
   };
   const bool json = ends_with(".json"), is_svg = ends_with(".svg");
   if (!json && !is_svg) user_error("--timeline {}: the file name must end in .json (Perfetto) or .svg", path);
-  std::ofstream out(path);
-  if (!out) user_error("--timeline {}: cannot open for writing", path);
+  OutputFile file(path);
   if (json)
-    write_perfetto_json(out, rec, info);
+    write_perfetto_json(file.stream(), rec, info);
   else
-    write_timeline_svg(out, rec, info, svg);
-  out.flush();
-  if (!out) user_error("--timeline {}: write failed", path);
+    write_timeline_svg(file.stream(), rec, info, svg);
+  file.commit();
 }
 
 }  // namespace simfa::report

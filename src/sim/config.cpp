@@ -13,6 +13,7 @@
 #include <toml++/toml.h>
 
 #include "sim/error.h"
+#include "sim/files.h"
 #include "sim/presets.h"
 #include "sim/units.h"
 
@@ -47,7 +48,7 @@ const char* type_name(ParamType t) {
 
 Config::Value parse_value(const ParamDesc& d, std::string_view text, std::string_view origin) {
   auto fail = [&](const std::string& why) -> Config::Value {
-    throw UserError(fmt::format("{}: {} = '{}': {}", origin, d.key, text, why));
+    throw UserError(fmt::format("{}: {} = {}: {}", origin, d.key, quote(text), why));
   };
   auto ranged = [&](double v) {
     if (v < d.min || v > d.max)
@@ -106,6 +107,76 @@ std::optional<std::string> leaf_text(const toml::node& n) {
   return std::nullopt;
 }
 
+// Limits on a TOML document, checked before it is parsed: toml++ builds (and our flattening walks)
+// one nested table per key level, recursively, so a header of 50,000 dotted keys overflows the
+// stack. Configuration keys have at most four levels.
+constexpr std::size_t kMaxTomlBytes = 1 << 20;
+constexpr int kMaxTomlLineNesting = 32;  // key levels and inline tables/arrays opened on one line
+constexpr int kMaxTomlDepth = 2 * kMaxTomlLineNesting;
+
+// The largest number of nesting levels one line of `text` opens: dots between key parts and
+// opening braces and brackets, outside strings and comments (a number's decimal point does not
+// count). A table's depth is at most its header line's count plus its key line's, so bounding
+// this bounds the depth of the parsed document.
+struct Nesting {
+  int levels = 0;
+  int line = 0;  // 1-based line of the deepest
+};
+Nesting max_line_nesting(std::string_view text) {
+  enum class In { Code, Basic, Literal, MlBasic, MlLiteral, Comment } in = In::Code;
+  Nesting worst;
+  int on_line = 0, line = 1;
+  auto at = [&](std::size_t i, std::string_view w) { return text.substr(i, w.size()) == w; };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      if (in == In::Comment || in == In::Basic || in == In::Literal) in = In::Code;
+      if (on_line > worst.levels) worst = {on_line, line};
+      on_line = 0;
+      ++line;
+      continue;
+    }
+    switch (in) {
+      case In::Comment: break;
+      case In::Basic:
+        if (c == '\\') ++i;
+        else if (c == '"') in = In::Code;
+        break;
+      case In::Literal:
+        if (c == '\'') in = In::Code;
+        break;
+      case In::MlBasic:
+        if (c == '\\') ++i;
+        else if (at(i, "\"\"\"")) in = In::Code, i += 2;
+        break;
+      case In::MlLiteral:
+        if (at(i, "'''")) in = In::Code, i += 2;
+        break;
+      case In::Code:
+        if (c == '#') in = In::Comment;
+        else if (at(i, "\"\"\"")) in = In::MlBasic, i += 2;
+        else if (at(i, "'''")) in = In::MlLiteral, i += 2;
+        else if (c == '"') in = In::Basic;
+        else if (c == '\'') in = In::Literal;
+        else if (c == '{' || c == '[') ++on_line;
+        else if (c == '.') {
+          // A decimal point: digits on both sides and no dot before the digits.
+          bool number = i > 0 && i + 1 < text.size() && digit(text[i - 1]) && digit(text[i + 1]);
+          if (number) {
+            std::size_t j = i;
+            while (j > 0 && digit(text[j - 1])) --j;
+            number = j == 0 || text[j - 1] != '.';
+          }
+          if (!number) ++on_line;
+        }
+        break;
+    }
+  }
+  if (on_line > worst.levels) worst = {on_line, line};
+  return worst;
+}
+
 }  // namespace
 
 void ParamRegistry::add(ParamDesc d) {
@@ -121,6 +192,7 @@ const ParamDesc* ParamRegistry::find(std::string_view key) const {
 
 std::string ParamRegistry::suggest(std::string_view key) const {
   std::string best;
+  if (key.size() > 128) return best;  // no key is that long (and the distance is quadratic)
   std::size_t best_d = std::max<std::size_t>(3, key.size() / 3) + 1;
   for (const auto& p : params_) {
     std::size_t d = edit_distance(key, p.key);
@@ -143,7 +215,7 @@ void Config::set(std::string_view key, std::string_view text, std::string_view o
   const ParamDesc* d = reg_->find(key);
   if (!d) {
     std::string s = reg_->suggest(key);
-    throw UserError(fmt::format("{}: unknown configuration key '{}'{}", origin, key,
+    throw UserError(fmt::format("{}: unknown configuration key {}{}", origin, quote(key),
                                 s.empty() ? "" : fmt::format(" (did you mean '{}'?)", s)));
   }
   values_[d->key] = parse_value(*d, text, origin);
@@ -153,7 +225,7 @@ void Config::set(std::string_view key, std::string_view text, std::string_view o
 void Config::apply_assignment(std::string_view a, std::string_view origin) {
   auto eq = a.find('=');
   if (eq == std::string_view::npos || eq == 0)
-    throw UserError(fmt::format("{}: expected key=value, got '{}'", origin, a));
+    throw UserError(fmt::format("{}: expected key=value, got {}", origin, quote(a)));
   auto trim = [](std::string_view s) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
     while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
@@ -163,13 +235,20 @@ void Config::apply_assignment(std::string_view a, std::string_view origin) {
 }
 
 void Config::load_toml_text(std::string_view text, std::string_view origin) {
+  if (text.size() > kMaxTomlBytes)
+    throw UserError(fmt::format("{}: {} bytes; a configuration file may be at most {} bytes", origin, text.size(),
+                                kMaxTomlBytes));
+  if (const Nesting n = max_line_nesting(text); n.levels > kMaxTomlLineNesting)
+    throw UserError(fmt::format("{}:{}: this line nests {} keys or tables deep; configuration keys have a few "
+                                "levels (at most {} on a line)",
+                                origin, n.line, n.levels, kMaxTomlLineNesting));
   toml::table tbl;
   try {
     tbl = toml::parse(text, origin);
   } catch (const toml::parse_error& e) {
     const auto& src = e.source();
     throw UserError(fmt::format("{}:{}:{}: invalid TOML: {}", origin, src.begin.line,
-                                src.begin.column, e.description()));
+                                src.begin.column, printable(e.description())));
   }
   if (auto p = tbl["preset"]) {
     auto name = p.value<std::string>();
@@ -180,15 +259,18 @@ void Config::load_toml_text(std::string_view text, std::string_view origin) {
   }
   // Flatten nested tables to dotted keys, in document order of the table (toml++ keeps keys
   // sorted, which is deterministic).
-  std::function<void(const toml::table&, const std::string&)> walk =
-      [&](const toml::table& t, const std::string& prefix) {
+  std::function<void(const toml::table&, const std::string&, int)> walk =
+      [&](const toml::table& t, const std::string& prefix, int depth) {
+        if (depth > kMaxTomlDepth)
+          throw UserError(fmt::format("{}:{}: tables nested more than {} deep", origin, t.source().begin.line,
+                                      kMaxTomlDepth));
         for (const auto& [k, node] : t) {
           std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
           if (prefix.empty() && key == "preset") continue;
           const auto line = node.source().begin.line;
           std::string where = fmt::format("{}:{}", origin, line);
           if (auto sub = node.as_table()) {
-            walk(*sub, key);
+            walk(*sub, key, depth + 1);
           } else if (auto txt = leaf_text(node)) {
             set(key, *txt, where);
           } else {
@@ -197,15 +279,11 @@ void Config::load_toml_text(std::string_view text, std::string_view origin) {
           }
         }
       };
-  walk(tbl, "");
+  walk(tbl, "", 0);
 }
 
 void Config::load_toml_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open configuration file", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  load_toml_text(ss.str(), path);
+  load_toml_text(read_input_file(path, "configuration file", kMaxTomlBytes), path);
 }
 
 void Config::load_gpu(std::string_view name_or_file) {
@@ -216,14 +294,18 @@ void Config::load_gpu(std::string_view name_or_file) {
       return;
     }
   }
-  if (std::filesystem::exists(std::string(name_or_file))) {
-    load_toml_file(std::string(name_or_file));
+  std::error_code ec;
+  const std::string path(name_or_file);
+  if (std::filesystem::is_directory(path, ec))
+    throw UserError(fmt::format("--gpu: '{}' is a directory, not a TOML file or a built-in preset", path));
+  if (std::filesystem::exists(path, ec) || std::filesystem::is_symlink(path, ec)) {
+    load_toml_file(path);
     return;
   }
   std::string list;
   for (const auto& n : gpu_preset_names()) list += (list.empty() ? "" : ", ") + n;
-  throw UserError(fmt::format("--gpu: '{}' is neither a built-in preset ({}) nor a file",
-                              name_or_file, list));
+  throw UserError(fmt::format("--gpu: {} is neither a built-in preset ({}) nor a file",
+                              quote(name_or_file), list));
 }
 
 const Config::Value& Config::get(std::string_view key) const {

@@ -14,4 +14,11 @@ using Bytes = std::uint64_t;  // byte count
 
 inline constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
 
+// Every global byte a trace touches lies below 2^47 (128 TiB): the user half of x86-64's 48-bit
+// virtual address space, where CUDA's unified addressing places device memory (logged TensorMap
+// bases are near 0x7fc0'0000'0000). The trace validator rejects anything above before cycle 0; the
+// caches' 32-bit tags cover it with the presets' geometry (a tiny cache that cannot is a UserError
+// at the access, mem/tag_array.cpp).
+inline constexpr Addr kGlobalAddressLimit = Addr{1} << 47;
+
 }  // namespace simfa

@@ -113,6 +113,11 @@ Fa3TileConfig fa3_default_tiles(std::int64_t head_dim, DType dtype, bool causal)
   if (head_dim > 256)
     user_error("head_dim (--head-dim) {} is above 256, the largest FA3 supports; give --tile-m and "
                "--tile-n to model another kernel", head_dim);
+  // FA3's mha_fwd (hopper/flash_api.cpp) checks head_size % alignment == 0: 8 elements, 16 for FP8.
+  const int alignment = dtype == DType::FP8_E4M3 ? 16 : 8;
+  if (head_dim % alignment != 0)
+    user_error("head_dim (--head-dim) {} is not a multiple of {}, which FA3 requires{}; give --tile-m and "
+               "--tile-n to model another kernel", head_dim, alignment, alignment == 16 ? " for FP8" : "");
   Fa3TileConfig t;
   auto set = [&](int m, int n, bool rs, const char* src) {
     t.tile_m = m;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::trace {
 namespace {
@@ -40,9 +41,17 @@ struct Parser {
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2), base = 16;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
     if (ec != std::errc() || p != s.data() + s.size() || s.empty())
-      fail(fmt::format("{} '{}' is not a non-negative integer", what, tok));
+      fail(fmt::format("{} {} is not a non-negative integer", what, quote(tok)));
     if (v > max) fail(fmt::format("{} {} is too large (maximum {})", what, v, max));
     return v;
+  }
+
+  // A role or kernel name: 1 to 64 printable characters (it is echoed in reports and file names).
+  std::string name(std::string_view tok, std::string_view what) const {
+    const bool printable = std::all_of(tok.begin(), tok.end(), [](char c) { return c > 0x20 && c < 0x7f; });
+    if (tok.empty() || tok.size() > 64 || !printable)
+      fail(fmt::format("{} {} is not a name (1 to 64 printable characters)", what, quote(tok)));
+    return std::string(tok);
   }
 
   std::vector<std::uint64_t> list(std::string_view tok, std::string_view what, std::size_t n) const {
@@ -78,7 +87,7 @@ struct Parser {
                   std::initializer_list<std::string_view> allowed, std::string_view op) const {
     for (const auto& [k, v] : mods) {
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
-        fail(fmt::format("{} does not take the modifier '{}'", op, k));
+        fail(fmt::format("{} does not take the modifier {}", op, quote(k)));
     }
   }
 
@@ -129,13 +138,13 @@ struct Parser {
       WgData w;
       w.index = idx;
       w.file = file;
-      for (const auto& [k, v] : mods) w.role = std::string(v);
+      for (const auto& [k, v] : mods) w.role = name(v, "WG role");
       cta->wgs.push_back(std::move(w));
       wg = &cta->wgs.back();
       return;
     }
     auto op = op_from_name(toks[0]);
-    if (!op) fail(fmt::format("unknown opcode '{}'", toks[0]));
+    if (!op) fail(fmt::format("unknown opcode {}", quote(toks[0])));
     if (!wg) fail(fmt::format("{} outside a WG section (add 'CTA id' and 'WG index' lines first)", toks[0]));
     wg->code.push_back(parse_instr(*op, toks, mods));
     wg->lines.push_back(line);
@@ -201,11 +210,11 @@ struct Parser {
         expect_operands(toks, 11, "d a b M N K dtype acc mode sp gid");
         check_mods(mods, {}, toks[0]);
         auto dt = dtype_from_name(toks[7]);
-        if (!dt) fail(fmt::format("dtype '{}' is not one of f16, bf16, e4m3, e5m2, tf32", toks[7]));
+        if (!dt) fail(fmt::format("dtype {} is not one of f16, bf16, e4m3, e5m2, tf32", quote(toks[7])));
         MmaMode mode;
         if (toks[9] == "SS") mode = MmaMode::SS;
         else if (toks[9] == "RS") mode = MmaMode::RS;
-        else fail(fmt::format("mode '{}' is not SS or RS", toks[9]));
+        else fail(fmt::format("mode {} is not SS or RS", quote(toks[9])));
         return Instr::wgmma(u32(toks[1], "d"), num(toks[2], "a", kAddr), num(toks[3], "b", kAddr), u16(toks[4], "M"),
                             u16(toks[5], "N"), u16(toks[6], "K"), *dt, num(toks[8], "acc", 1) == 1, mode,
                             num(toks[10], "sp", 1) == 1, u16(toks[11], "gid"));
@@ -235,14 +244,15 @@ struct Parser {
   }
 
   void parse_kernel(const std::vector<std::string_view>& toks) {
-    if (saw_kernel) fail("a second KERNEL line (one kernel per trace)");
+    if (saw_kernel) fail(fmt::format("a second KERNEL line (one kernel per trace; the first is at {})", t.kernel_where));
     saw_kernel = true;
+    t.kernel_where = fmt::format("{}:{}", file, line);
     KernelInfo& k = t.info;
     for (std::size_t i = 1; i < toks.size(); ++i) {
       auto eq = toks[i].find('=');
-      if (eq == std::string_view::npos) fail(fmt::format("KERNEL expects key=value, got '{}'", toks[i]));
+      if (eq == std::string_view::npos) fail(fmt::format("KERNEL expects key=value, got {}", quote(toks[i])));
       auto key = toks[i].substr(0, eq), v = toks[i].substr(eq + 1);
-      if (key == "name") k.name = std::string(v);
+      if (key == "name") k.name = v.empty() ? std::string() : name(v, "KERNEL name");
       else if (key == "ctas") k.ctas = static_cast<std::uint32_t>(num(v, "ctas", 0x7FFFFFFF));
       else if (key == "cluster") k.cluster = static_cast<std::uint32_t>(num(v, "cluster", 16));
       else if (key == "smem") k.smem = num(v, "smem", 1ULL << 32);
@@ -251,8 +261,8 @@ struct Parser {
       else if (key == "stages") k.stages = static_cast<std::uint32_t>(num(v, "stages", 0xFFFF));
       else if (key == "stage_arrivals") k.stage_arrivals = static_cast<std::uint32_t>(num(v, "stage_arrivals", 0xFFFF));
       else if (key == "groups") k.groups = static_cast<std::uint32_t>(num(v, "groups", 0xFFFF));
-      else fail(fmt::format("unknown KERNEL key '{}' (name, ctas, cluster, smem, regs, threads, stages, "
-                            "stage_arrivals, groups)", key));
+      else fail(fmt::format("unknown KERNEL key {} (name, ctas, cluster, smem, regs, threads, stages, "
+                            "stage_arrivals, groups)", quote(key)));
     }
     if (k.cluster == 0) fail("cluster must be at least 1");
   }
@@ -302,14 +312,30 @@ MemoryTrace read_trace_paths(const std::vector<std::string>& paths) {
   std::vector<std::string> files;
   for (const auto& p : paths) {
     std::error_code ec;
-    if (fs::is_directory(p, ec)) {
+    const fs::file_status st = fs::status(p, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory)
+      throw UserError(fmt::format("{}: cannot read: {}", p, ec.message()));
+    if (fs::is_directory(st)) {
+      // The .sft files directly in the folder (not below), in name order. Entries that cannot be
+      // examined (a symlink loop, a dangling link) are errors naming them, as is an unreadable folder.
       std::vector<std::string> in_dir;
-      for (const auto& e : fs::directory_iterator(p))
-        if (e.is_regular_file() && e.path().extension() == ".sft") in_dir.push_back(e.path().string());
+      fs::directory_iterator it(p, ec);
+      if (ec) throw UserError(fmt::format("{}: cannot read directory: {}", p, ec.message()));
+      for (const fs::directory_iterator end; it != end; it.increment(ec)) {
+        if (ec) break;
+        const fs::path& e = it->path();
+        if (e.extension() != ".sft") continue;
+        std::error_code fe;
+        const fs::file_status est = fs::status(e, fe);
+        if (fe) throw UserError(fmt::format("{}: cannot read: {}", e.string(), fe.message()));
+        if (fs::is_directory(est)) continue;
+        in_dir.push_back(e.string());
+      }
+      if (ec) throw UserError(fmt::format("{}: cannot read directory: {}", p, ec.message()));
       std::sort(in_dir.begin(), in_dir.end());
       if (in_dir.empty()) throw UserError(fmt::format("{}: directory holds no .sft trace files", p));
       files.insert(files.end(), in_dir.begin(), in_dir.end());
-    } else if (fs::exists(p, ec)) {
+    } else if (fs::exists(st) || fs::is_symlink(fs::symlink_status(p, ec))) {
       files.push_back(p);
     } else {
       throw UserError(fmt::format("{}: no such file or directory", p));
@@ -320,9 +346,9 @@ MemoryTrace read_trace_paths(const std::vector<std::string>& paths) {
   bool saw_kernel = false;
   std::map<std::uint32_t, std::size_t> cta_index;
   for (const auto& f : files) {
-    std::ifstream in(f);
-    if (!in) throw UserError(fmt::format("{}: cannot open", f));
+    std::ifstream in = open_input_file(f, "trace file");
     parse_stream(in, f, t, saw_kernel, cta_index);
+    if (in.bad()) throw UserError(fmt::format("{}: read error", f));
   }
   if (!saw_kernel) throw UserError(fmt::format("{}: no KERNEL line in the trace", files.front()));
   t.finalize();
@@ -375,17 +401,34 @@ void write_trace_dir(const std::string& dir, TraceSource& src) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw UserError(fmt::format("{}: cannot create directory: {}", dir, ec.message()));
-  {
-    std::ofstream k(fs::path(dir) / "kernel.sft");
-    if (!k) throw UserError(fmt::format("{}: cannot write kernel.sft", dir));
-    TraceWriter(k).header(src.kernel());
+  if (!fs::is_directory(dir, ec)) throw UserError(fmt::format("{}: not a directory", dir));
+  // A folder written before: its kernel.sft and cta_NNNNNN.sft go first (a smaller trace would leave
+  // CTAs of the old one behind, which `trace run DIR` reads). Any other .sft file would be read with
+  // the new trace too: an error, before anything changes.
+  std::vector<fs::path> stale;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (p.extension() != ".sft") continue;
+    const std::string name = p.filename().string();
+    const bool ours = name == "kernel.sft" ||
+                      (name.size() == 14 && name.rfind("cta_", 0) == 0 &&
+                       std::all_of(name.begin() + 4, name.begin() + 10, [](char ch) { return ch >= '0' && ch <= '9'; }));
+    if (!ours)
+      throw UserError(fmt::format("{}: holds {}, which `simfa trace run {}` would read with the new trace; "
+                                  "write to a new or empty folder",
+                                  dir, name, dir));
+    stale.push_back(p);
   }
+  if (ec) throw UserError(fmt::format("{}: cannot list directory: {}", dir, ec.message()));
+  std::sort(stale.begin(), stale.end());
+  for (const auto& p : stale)
+    if (!fs::remove(p, ec) && ec) throw UserError(fmt::format("{}: cannot remove: {}", p.string(), ec.message()));
+  // Each file is renamed into place when complete; kernel.sft comes last, so an interrupted write
+  // leaves no folder that reads as a whole trace.
   std::vector<Instr> buf(4096);
   for (std::uint32_t c = 0; c < src.kernel().ctas; ++c) {
-    const auto path = fs::path(dir) / fmt::format("cta_{:06d}.sft", c);
-    std::ofstream os(path);
-    if (!os) throw UserError(fmt::format("{}: cannot write", path.string()));
-    TraceWriter w(os);
+    OutputFile file((fs::path(dir) / fmt::format("cta_{:06d}.sft", c)).string());
+    TraceWriter w(file.stream());
     w.file_header();
     w.begin_cta(c);
     CtaProgram prog = src.open(c);
@@ -394,8 +437,11 @@ void write_trace_dir(const std::string& dir, TraceSource& src) {
       while (std::size_t n = prog.wgs[g].stream->read(buf.data(), buf.size()))
         for (std::size_t i = 0; i < n; ++i) w.instr(buf[i]);
     }
-    if (!os) throw UserError(fmt::format("{}: write failed", path.string()));
+    file.commit();
   }
+  OutputFile kernel((fs::path(dir) / "kernel.sft").string());
+  TraceWriter(kernel.stream()).header(src.kernel());
+  kernel.commit();
 }
 
 }  // namespace simfa::trace

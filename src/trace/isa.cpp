@@ -151,6 +151,42 @@ Instr Instr::ldg(std::uint64_t gmem, std::uint32_t bytes) {
   return i;
 }
 
+namespace {
+
+// a + b, or nullopt past kGlobalAddressLimit (no wrap: the operands are below 2^64 and the sum is
+// checked in 128 bits).
+std::optional<std::uint64_t> add_within(std::uint64_t a, unsigned __int128 b) {
+  const unsigned __int128 s = static_cast<unsigned __int128>(a) + b;
+  if (s > kGlobalAddressLimit) return std::nullopt;
+  return static_cast<std::uint64_t>(s);
+}
+
+// Bytes from the first to one past the last byte of `count[i]` elements along each dimension.
+unsigned __int128 extent(const TensorMap& m, const std::uint64_t* count) {
+  unsigned __int128 e = static_cast<unsigned __int128>(m.esz) * count[0];
+  for (int i = 1; i < m.rank; ++i)
+    e += static_cast<unsigned __int128>(m.strides[i]) * (count[i] ? count[i] - 1 : 0);
+  return e;
+}
+
+std::string address_error(std::string_view what, std::uint64_t addr, unsigned __int128 bytes) {
+  const auto shown = bytes > ~std::uint64_t{0} ? ~std::uint64_t{0} : static_cast<std::uint64_t>(bytes);
+  return fmt::format("{} at {:#x} ({}{} bytes) reaches beyond the 47-bit global address space (below {:#x})", what,
+                     addr, bytes > ~std::uint64_t{0} ? "more than " : "", shown, kGlobalAddressLimit);
+}
+
+}  // namespace
+
+unsigned __int128 TensorMap::tensor_extent() const {
+  return extent(*this, dims.data());
+}
+
+unsigned __int128 TensorMap::box_extent() const {
+  std::uint64_t b[kMaxRank] = {};
+  for (int i = 0; i < rank; ++i) b[i] = box[i];
+  return extent(*this, b);
+}
+
 std::uint64_t TensorMap::box_bytes() const {
   std::uint64_t b = esz;
   for (int i = 0; i < rank; ++i) b *= box[i];
@@ -190,6 +226,7 @@ std::optional<std::string> validate(const TensorMap& m) {
   }
   if ((static_cast<std::uint64_t>(m.box[0]) * m.esz) % 16 != 0)
     return fmt::format("inner box extent {} bytes is not a multiple of 16", m.box[0] * m.esz);
+  if (m.base && !add_within(*m.base, m.tensor_extent())) return address_error("the tensor", *m.base, m.tensor_extent());
   return std::nullopt;
 }
 
@@ -207,14 +244,21 @@ std::optional<std::string> validate(const Instr& in, const KernelInfo& k) {
       return fmt::format("multicast mask {:#x} names CTAs beyond the cluster of {}", in.mc, k.cluster);
     return std::nullopt;
   };
+  auto box = [&]() -> std::optional<std::string> {  // the box a tensor copy moves
+    if (!add_within(in.gmem, k.tmap(in.map).box_extent()))
+      return address_error(fmt::format("the box of TensorMap {}", in.map), in.gmem, k.tmap(in.map).box_extent());
+    return std::nullopt;
+  };
   switch (in.op) {
     case Op::TMA_TENSOR:
       if (!k.has_tmap(in.map)) return fmt::format("TensorMap {} was never declared (DEF_TMAP)", in.map);
+      if (auto e = box()) return e;
       if (auto e = mcast()) return e;
       return stage();
     case Op::TMA_BULK:
       if (in.count == 0 || in.count % 16 != 0) return fmt::format("bulk size {} is not a positive multiple of 16 bytes", in.count);
       if (in.gmem % 16 != 0 || in.smem % 16 != 0) return std::string("bulk copy addresses must be 16-byte aligned");
+      if (!add_within(in.gmem, in.count)) return address_error("the copy", in.gmem, in.count);
       if (auto e = mcast()) return e;
       return stage();
     case Op::MB_WAIT:
@@ -224,6 +268,7 @@ std::optional<std::string> validate(const Instr& in, const KernelInfo& k) {
       return stage();
     case Op::TMA_STORE:
       if (!k.has_tmap(in.map)) return fmt::format("TensorMap {} was never declared (DEF_TMAP)", in.map);
+      if (auto e = box()) return e;
       return group();
     case Op::TMA_COMMIT:
     case Op::TMA_WAIT:
@@ -255,6 +300,7 @@ std::optional<std::string> validate(const Instr& in, const KernelInfo& k) {
       return std::nullopt;
     case Op::LDG:
       if (in.count == 0 || in.count > 128) return fmt::format("LDG size {} is not in 1..128 bytes", in.count);
+      if (!add_within(in.gmem, in.count)) return address_error("the load", in.gmem, in.count);
       return std::nullopt;
     case Op::kCount: break;
   }

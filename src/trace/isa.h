@@ -102,6 +102,10 @@ struct TensorMap {
   std::optional<std::uint64_t> base;
 
   std::uint64_t box_bytes() const;
+  // Bytes from the first to one past the last byte of the whole tensor, and of one box (with the
+  // strides; 128-bit, so that no declared geometry can wrap).
+  unsigned __int128 tensor_extent() const;
+  unsigned __int128 box_extent() const;
   bool operator==(const TensorMap&) const = default;
 };
 

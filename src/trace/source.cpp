@@ -73,7 +73,8 @@ void MemoryTrace::finalize() {
       if (!w.file.empty()) return w.file;
     return std::string("trace");
   };
-  const std::string first = ctas.empty() ? std::string("trace") : origin_of(ctas.front());
+  const std::string first =
+      !kernel_where.empty() ? kernel_where : ctas.empty() ? std::string("trace") : origin_of(ctas.front());
   if (ctas.empty()) throw UserError(fmt::format("{}: the trace has no CTA", first));
   if (info.ctas == 0) info.ctas = static_cast<std::uint32_t>(ctas.size());
   for (std::uint32_t i = 0; i < ctas.size(); ++i) {

@@ -80,6 +80,7 @@ class MemoryTrace final : public TraceSource {
   KernelInfo info;
   std::vector<CtaData> ctas;  // sorted by id, ids 0..n-1 after finalize()
   bool validated = false;
+  std::string kernel_where;  // "file:line" of the KERNEL line, named by whole-trace errors (may be empty)
 
   const KernelInfo& kernel() const override { return info; }
   std::uint32_t wgs_per_cta(std::uint32_t cta) const override;

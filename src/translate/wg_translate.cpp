@@ -311,7 +311,14 @@ class ConsumerTr final : WgBase {
   void measure(Bracket b) {
     if (!pend_ || pend_->bracket != b || !pend_->start || x_.bubbles != BubbleMode::Measured) return;
     const std::uint64_t ticks = ev().timestamp >= *pend_->start ? ev().timestamp - *pend_->start : 0;
-    pend_->cycles = static_cast<std::uint32_t>(std::llround(double(ticks) * x_.cycles_per_tick));
+    const double cycles = std::round(double(ticks) * x_.cycles_per_tick);
+    // A BUBBLE holds 32 bits of cycles (2.3 s at 1.83 GHz): a longer gap is a broken timestamp, not a
+    // softmax, and wrapping it modulo 2^32 would simulate something else.
+    if (cycles > 0xFFFFFFFFu)
+      fail(fmt::format("a measured bubble of {} ticks ({:.0f} cycles) exceeds the {} cycles a BUBBLE holds "
+                       "(--bubbles measured)",
+                       ticks, cycles, 0xFFFFFFFFu));
+    pend_->cycles = static_cast<std::uint32_t>(cycles);
     pend_->measured = true;
     ++res_.measured_bubbles;
   }

@@ -9,28 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_util.h"
+
 namespace {
 
-struct Out {
-  int rc;
-  std::string text;  // stdout and stderr
-};
-
-Out simfa(const std::string& args) {
-  const std::string cmd = std::string(SIMFA_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string text;
-  std::array<char, 4096> buf{};
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) text.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WEXITSTATUS(status), text};
-}
-
-std::string temp_file(const std::string& name, const std::string& content) {
-  auto path = std::filesystem::temp_directory_path() / ("simfa_cli_" + name);
-  std::ofstream(path) << content;
-  return path.string();
-}
+using simfa::test::Out;
+using simfa::test::simfa;
+using simfa::test::temp_file;
 
 const std::string kExample = std::string(SIMFA_SOURCE_DIR) + "/examples/traces/pingpong.sft";
 

@@ -189,7 +189,7 @@ TEST(LogErrors, MissingFile) {
     read_log("/nonexistent/dir/x.evlog");
     FAIL() << "no error";
   } catch (const UserError& e) {
-    EXPECT_STREQ(e.what(), "/nonexistent/dir/x.evlog: cannot open file");
+    EXPECT_STREQ(e.what(), "/nonexistent/dir/x.evlog: no such file or directory");
   }
 }
 

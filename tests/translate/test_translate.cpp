@@ -276,6 +276,38 @@ TEST(TranslateBubbles, MeasuredSoftmaxReplacesTheModelBubble) {
   EXPECT_EQ(measured.instructions(), model.instructions());
 }
 
+// Issue 20: a measured gap longer than a BUBBLE's 32 bits of cycles is an error naming the log,
+// not a bubble wrapped modulo 2^32.
+TEST(TranslateBubbles, MeasuredGapBeyondABubblesRangeIsAnError) {
+  const Case& c = cases()[0];
+  const Config cfg = config_of(c);
+  workload::Fa3Source src(shape_of(c), cfg, 2);
+  auto synth = testing::synthesize_and_log(src);
+  bool shifted = false;
+  for (auto& cta : synth.events)
+    for (auto& wg : cta)
+      for (std::size_t i = 0; i + 1 < wg.size() && !shifted; ++i)
+        if (wg[i].event == SIMFA_EV_SOFTMAX_START) {
+          // 3 s of globaltimer nanoseconds: 5.5e9 cycles at 1830 MHz.
+          const std::uint64_t shift = wg[i].ts + 3'000'000'000ull - wg[i + 1].ts;
+          for (std::size_t j = i + 1; j < wg.size(); ++j) wg[j].ts += shift;
+          shifted = true;
+        }
+  ASSERT_TRUE(shifted);
+  const auto em = testing::emulate(src.kernel(), synth.events, SIMFA_CLOCK_GLOBALTIMER_NS, 1000000000ull);
+  TranslateOptions opt;
+  opt.bubbles = BubbleMode::Measured;
+  try {
+    Fa3LogSource measured(parse(em), cfg, 2, opt);
+    for (std::uint32_t cta = 0; cta < 2; ++cta) measured.translate_cta(cta);
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("synthetic.evlog"), std::string::npos) << m;
+    EXPECT_NE(m.find("exceeds the 4294967295 cycles a BUBBLE holds"), std::string::npos) << m;
+  }
+}
+
 TEST(TranslateBubbles, MeasuredWithoutSoftmaxEventsWarnsAndUsesTheModel) {
   const Case& c = cases()[0];
   const Config cfg = config_of(c);

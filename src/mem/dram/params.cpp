@@ -2,6 +2,7 @@
 // default is the H800 SXM5 / H100 SXM5 preset, HBM3-5200 with 80 channels; docs/dram.md derives it.
 #include "mem/dram/params.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -27,9 +28,11 @@ void add(ParamRegistry& r, std::string key, ParamType type, std::string def, std
                   std::move(src), min, max, std::move(choices)});
 }
 
+// At most 100,000 tCK (77 us at HBM3's 1.3 GHz): 20x the longest real timing (tREFI); beyond, the
+// DRAM latency probe alone (2048 reads through refreshes) runs for minutes.
 void timing(ParamRegistry& r, const char* key, const char* def, const char* doc,
             const std::string& src, double min = 0) {
-  add(r, std::string("dram.timing.") + key, ParamType::Int, def, "tCK", doc, src, min, 1e7);
+  add(r, std::string("dram.timing.") + key, ParamType::Int, def, "tCK", doc, src, min, 1e5);
 }
 
 }  // namespace
@@ -214,6 +217,23 @@ DramParams dram_params_from(const Config& cfg) {
   if (p.refresh == RefreshMode::PerBank && t.tREFI / p.banks() == 0)
     user_error("dram.timing.tREFI = {}: too small for per-bank refresh of {} banks", t.tREFI,
                p.banks());
+  // Refresh must leave the banks time for requests: a refresh closes the rows it reaches, so a row
+  // cycle (ACT, then RD or WR, then PRE) must fit between two refreshes of a bank, else refresh
+  // starves every request (tREFI = 1 ran forever). All-bank refresh blocks a pseudo-channel tRFC of
+  // every tREFI; per-bank refresh blocks one bank tRFCpb of every tREFI, a bank every tREFI / banks.
+  const DCycle row_cycle = std::max({t.tRC, t.tRAS, t.tRCD_rd + t.tRTP, t.tRCD_wr + t.tCWL + t.tBL + t.tWR});
+  if (p.refresh == RefreshMode::AllBank && t.tRFC + row_cycle >= t.tREFI)
+    user_error("dram.timing.tRFC = {} plus a row cycle of {} tCK (the largest of tRC, tRAS, tRCD_rd + tRTP, "
+               "tRCD_wr + tCWL + tBL + tWR) does not fit in tREFI = {}: all-bank refresh would starve every request",
+               t.tRFC, row_cycle, t.tREFI);
+  if (p.refresh == RefreshMode::PerBank && t.tRFCpb + row_cycle >= t.tREFI)
+    user_error("dram.timing.tRFCpb = {} plus a row cycle of {} tCK (the largest of tRC, tRAS, tRCD_rd + tRTP, "
+               "tRCD_wr + tCWL + tBL + tWR) does not fit in tREFI = {}: per-bank refresh would starve every request",
+               t.tRFCpb, row_cycle, t.tREFI);
+  if (p.refresh == RefreshMode::PerBank && t.tRFCpb >= t.tREFI / p.banks())
+    user_error("dram.timing.tRFCpb = {} is not shorter than the per-bank refresh interval tREFI / banks = {} / {} "
+               "= {} tCK: refreshes would never leave the banks",
+               t.tRFCpb, t.tREFI, p.banks(), t.tREFI / p.banks());
   AddressMapping::validate(p);  // throws UserError naming dram.mapping
   return p;
 }
