@@ -218,7 +218,7 @@ std::string run_fa3_json(const std::string& gpu, const std::vector<std::string>&
   workload::Fa3Source src(shape, cfg, static_cast<int>(cfg.i("gpu.num_sms")));
   RunOptions ro;
   ro.skip_idle = skip_idle;
-  ro.poll = check_signals;
+  ro.poll = [](const core::RunProgress&) { check_signals(); };
   const RunResult r = run_trace(src, cfg, ro);
   const Fa3Figures f = fa3_figures(r, cfg, gpu, shape, src.fa3());
   auto j = fa3_result_json(r, cfg, shape, src.fa3(), f);
@@ -236,7 +236,7 @@ std::string run_trace_json(const std::vector<std::string>& paths, const std::str
   py::gil_scoped_release release;
   RunOptions ro;
   ro.skip_idle = skip_idle;
-  ro.poll = check_signals;
+  ro.poll = [](const core::RunProgress&) { check_signals(); };
   return result_json(run_trace(t, cfg, ro), cfg).dump();
 }
 

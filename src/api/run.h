@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/gpu.h"
 #include "core/observer.h"
 #include "sim/config.h"
 #include "sim/types.h"
@@ -41,7 +42,8 @@ const std::vector<std::string>& ablation_names();
 struct RunOptions {
   bool skip_idle = true;             // false: the reference mode that ticks everything every cycle
   core::Observer* observer = nullptr;
-  std::function<void()> poll;        // called now and then during the run (core::Gpu::run); may throw
+  // Called now and then during the run (core::Gpu::run) with where it stands; may throw to end it.
+  std::function<void(const core::RunProgress&)> poll;
 };
 
 struct RunResult {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/progress.h"
 #include "cli/common.h"
 #include "cli/commands.h"
 #include "cli/report_cmds.h"
@@ -86,7 +87,12 @@ void add_ablate_command(CLI::App& app) {
       for (const auto& v : variants) {
         WorkloadFlags f = o->w;
         if (!v.empty()) f.gpu.ablations.push_back(v);
-        const RunResult r = simulate_workload(s, workload_config(f));
+        const Config cfg = workload_config(f);
+        RunProgressLine progress(cfg.f("gpu.clock"));
+        RunOptions ro;
+        ro.poll = progress.poll();
+        const RunResult r = simulate_workload(s, cfg, ro);
+        progress.finish();
         if (v.empty()) base = r.latency_us;
         const double d = report::error_pct(r.latency_us, base);
         std::cout << fmt::format("{:<{}}  {:>12.2f}  {:>+11.1f}%\n", variant_label(v), w, r.latency_us, d) << std::flush;

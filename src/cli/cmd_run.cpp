@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "api/fa3_run.h"
+#include "cli/progress.h"
 #include "cli/common.h"
 #include "cli/timeline_flags.h"
 #include "cli/workload_flags.h"
@@ -34,12 +35,15 @@ void add_run_command(CLI::App& app) {
     workload::Fa3Source src(s, cfg, sms);
     RunOptions ro;
     ro.skip_idle = !o->no_skip;
+    RunProgressLine progress(cfg.f("gpu.clock"));
+    ro.poll = progress.poll();
     std::unique_ptr<TimelineSession> tl;  // checks the timeline flags before the run
     if (!o->timeline.file.empty()) {
       tl = std::make_unique<TimelineSession>(o->timeline, cfg);
       ro.observer = tl->observer();
     }
     const RunResult r = run_trace(tl ? tl->wrap(src) : src, cfg, ro);
+    progress.finish();  // clears the progress line before the report
     const Fa3Figures f = fa3_figures(r, cfg, o->w.gpu.gpu, s, src.fa3());
     const model::Result& an = f.analytic;
     std::cout << fmt::format("workload          {}\n", fa3_workload_line(s));

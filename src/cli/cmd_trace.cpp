@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/progress.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "trace/io.h"
@@ -31,7 +32,10 @@ void add_trace_commands(CLI::App& app) {
     trace::MemoryTrace t = trace::read_trace_paths(o->paths);
     RunOptions ro;
     ro.skip_idle = !o->no_skip;
+    RunProgressLine progress(cfg.f("gpu.clock"));
+    ro.poll = progress.poll();
     RunResult r = run_trace(t, cfg, ro);
+    progress.finish();
     std::cout << fmt::format("kernel            {} ({} CTAs of {} WarpGroups, cluster {})\n", t.info.name,
                              t.info.ctas, t.ctas.front().wgs.size(), t.info.cluster);
     std::cout << fmt::format("clock             {}\n", clock.why);

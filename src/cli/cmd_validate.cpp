@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/progress.h"
 #include "cli/common.h"
 #include "cli/commands.h"
 #include "cli/report_cmds.h"
@@ -94,7 +95,9 @@ RunResult simulate_log(const report::MeasuredCase& m, const CaseSetup& c, const 
                logs.path(m), a.batch, a.heads_kv, a.group, a.seqlen_q, a.seqlen_kv, a.head_dim,
                spec::dtype_name(a.dtype), b.batch, b.heads_kv, b.group, b.seqlen_q, b.seqlen_kv, b.head_dim,
                spec::dtype_name(b.dtype));
-  return run_trace(src, c.cfg);
+  RunOptions ro;
+  ro.poll = interrupt_poll();
+  return run_trace(src, c.cfg, ro);
 }
 
 }  // namespace
@@ -138,7 +141,9 @@ std::vector<report::CaseResult> run_cases(const std::vector<report::MeasuredCase
       try {
         try {
           const CaseSetup c = setup_case(m, gpu, clock_mhz, extra_ablations);
-          const RunResult r = logs ? simulate_log(m, c, *logs) : simulate_workload(c.shape, c.cfg);
+          RunOptions ro;
+          ro.poll = interrupt_poll();
+          const RunResult r = logs ? simulate_log(m, c, *logs) : simulate_workload(c.shape, c.cfg, ro);
           std::lock_guard<std::mutex> lock(mu);
           done[i] = report::CaseResult{m.name, m.measured_us, r.latency_us, report::error_pct(r.latency_us, m.measured_us)};
           for (; reported < n && done[reported]; ++reported)

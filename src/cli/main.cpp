@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/progress.h"
 #include "cli/commands.h"
 #include "cli/model_flags.h"
 #include "sim/error.h"
@@ -48,6 +49,7 @@ std::string safe(std::string_view text, bool lines) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  simfa::cli::install_interrupt_handler();
   CLI::App app{"simfa: cycle-level simulation of FlashAttention on Hopper GPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "simfa 0.1.0");
@@ -71,6 +73,9 @@ int main(int argc, char** argv) {
   } catch (const simfa::UserError& e) {
     std::cerr << "simfa: error: " << safe(e.what(), false) << "\n";
     return 2;
+  } catch (const simfa::InterruptedError& e) {
+    std::cerr << "\nsimfa: " << safe(e.what(), false) << "\n";
+    return 130;
   } catch (const simfa::DeadlockError& e) {
     std::cerr << "simfa: " << safe(e.what(), false) << "\n" << safe(e.report(), true);
     return 3;

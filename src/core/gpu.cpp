@@ -93,13 +93,13 @@ Sm* Gpu::sm_of(std::uint32_t cta) {
   return sms_[cta_sm_[cta]].get();
 }
 
-GpuResult Gpu::run(const std::function<void()>& poll) {
+GpuResult Gpu::run(const std::function<void(const RunProgress&)>& poll) {
   engine_.wake(this, engine_.now());
   bool stalled = false;
   std::uint32_t polls = 0;
   const bool finished = engine_.run([&] {
     if (retired_ == k_.ctas && mem_.in_flight() == 0) return true;
-    if (poll && (++polls & 0xFFFF) == 0) poll();
+    if (poll && (++polls & 0xFFFF) == 0) poll(RunProgress{engine_.now(), retired_, k_.ctas});
     if (engine_.now() > last_progress_ + p_.watchdog_cycles) {
       // Time passing towards a known end (a long BUBBLE, a delayed CTA launch) is progress too.
       for (const auto& sm : sms_)

@@ -17,6 +17,12 @@
 
 namespace simfa::core {
 
+// Where a run stands, for progress reports (RunOptions::poll).
+struct RunProgress {
+  Cycle cycle = 0;
+  std::uint64_t ctas_done = 0, ctas_total = 0;
+};
+
 struct GpuResult {
   Cycle cycles = 0;            // kernel duration: cycle of the last CTA's retirement
   std::uint64_t ctas = 0;
@@ -33,7 +39,7 @@ class Gpu final : public Component, private SmHost {
   // kernel cannot finish, UserError for traces the GPU cannot run.
   // Runs the kernel to its end. `poll`, when set, is called every 65,536 simulated cycles that had
   // work (e.g. to let Python handle Ctrl-C); an exception it throws ends the run.
-  GpuResult run(const std::function<void()>& poll = {});
+  GpuResult run(const std::function<void(const RunProgress&)>& poll = {});
   void register_stats(Stats& s);
   const std::vector<std::unique_ptr<Sm>>& sms() const { return sms_; }
 

@@ -16,6 +16,12 @@ class UserError : public std::runtime_error {
   explicit UserError(const std::string& msg) : std::runtime_error(msg) {}
 };
 
+// The user stopped the run (Ctrl-C). The CLI exits with 130, as a shell does for SIGINT.
+class InterruptedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // The simulated program can never make progress. `what()` is a one-line summary; `report()` lists
 // every blocked WarpGroup and what it waits for. The CLI exits with 3.
 class DeadlockError : public std::runtime_error {

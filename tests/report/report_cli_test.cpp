@@ -3,6 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <csignal>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 
@@ -113,6 +120,32 @@ TEST(Validate, RunsTheSyntheticCsvAndWritesJson) {
   EXPECT_NEAR(j["mape_pct"].get<double>(), mape, 1e-9);
   EXPECT_NEAR(j["max_abs_error_pct"].get<double>(), maxe, 1e-9);
   EXPECT_EQ(j["cases"][0]["case"], "tiny-mha");
+}
+
+TEST(Run, CtrlCStopsTheSimulationWithExitCode130) {
+  // The default run takes tens of seconds; SIGINT after one second must end it at the next poll
+  // (within 65,536 simulated cycles). If it did not, the run would finish by itself and the exit
+  // code below would be 0: the test cannot hang.
+  const std::string out = temp_path("interrupted.txt");
+  std::vector<std::string> args = {SIMFA_BIN, "run", "--json", temp_path("interrupted.json")};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, SIMFA_BIN, &fa, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  ::sleep(1);
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_NE(read_file(out).find("interrupted (Ctrl-C)"), std::string::npos) << read_file(out);
+  EXPECT_FALSE(std::filesystem::exists(temp_path("interrupted.json")));
 }
 
 TEST(Validate, OutputDoesNotDependOnJobs) {
