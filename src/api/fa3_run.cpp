@@ -44,19 +44,24 @@ Fa3Figures fa3_figures(const RunResult& r, const Config& cfg, const std::string&
     f.alu_util = pc.alu / sm_cycles;
   }
   try {
-    model::ModelOptions opt;
-    opt.tile_m = k.tile_m;
-    opt.tile_n = k.tile_n;
-    opt.num_sms = sms;
-    opt.num_splits = 1;  // the simulated kernel does not split KV
-    opt.cluster = k.cluster;
-    opt.pack_gqa = k.pack_gqa ? model::PackGqa::On : model::PackGqa::Off;
-    f.analytic = model::analyze(s, model::GpuSpec::from_config(cfg, gpu_name), opt);
+    f.analytic = fa3_analytic(cfg, gpu_name, s, k);
     f.analytic_ok = true;
   } catch (const std::exception& e) {
     f.analytic_error = e.what();
   }
   return f;
+}
+
+model::Result fa3_analytic(const Config& cfg, const std::string& gpu_name, const spec::AttentionShape& s,
+                           const workload::Fa3Kernel& k) {
+  model::ModelOptions opt;
+  opt.tile_m = k.tile_m;
+  opt.tile_n = k.tile_n;
+  opt.num_sms = static_cast<int>(cfg.i("gpu.num_sms"));
+  opt.num_splits = 1;  // the simulated kernel does not split KV
+  opt.cluster = k.cluster;
+  opt.pack_gqa = k.pack_gqa ? model::PackGqa::On : model::PackGqa::Off;
+  return model::analyze(s, model::GpuSpec::from_config(cfg, gpu_name), opt);
 }
 
 nlohmann::ordered_json fa3_result_json(const RunResult& r, const Config& cfg,

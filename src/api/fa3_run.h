@@ -31,6 +31,11 @@ struct Fa3Figures {
   model::Result analytic;
 };
 
+// The analytic model for the simulated kernel's shape, tiles, cluster and GPU (throws when the model
+// does not cover the configuration).
+model::Result fa3_analytic(const Config& cfg, const std::string& gpu_name, const spec::AttentionShape& s,
+                           const workload::Fa3Kernel& k);
+
 // Evaluates the figures of a finished run. `gpu_name` only labels the model's GPU.
 Fa3Figures fa3_figures(const RunResult& r, const Config& cfg, const std::string& gpu_name,
                        const spec::AttentionShape& s, const workload::Fa3Kernel& k);

@@ -100,6 +100,10 @@ GpuResult Gpu::run(const std::function<void(const RunProgress&)>& poll) {
   const bool finished = engine_.run([&] {
     if (retired_ == k_.ctas && mem_.in_flight() == 0) return true;
     if (poll && (++polls & 0xFFFF) == 0) poll(RunProgress{engine_.now(), retired_, k_.ctas});
+    if (p_.max_cycles && engine_.now() > p_.max_cycles)
+      throw UserError(fmt::format("the run passed sim.max_cycles = {} simulated cycles without finishing ({} of {} CTAs "
+                                  "done); raise the limit or set it to 0",
+                                  p_.max_cycles, retired_, k_.ctas));
     if (engine_.now() > last_progress_ + p_.watchdog_cycles) {
       // Time passing towards a known end (a long BUBBLE, a delayed CTA launch) is progress too.
       for (const auto& sm : sms_)

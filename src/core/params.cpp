@@ -184,6 +184,10 @@ void register_core_params(ParamRegistry& r) {
          "time factor of CUDA-core work while the tensor pipe runs an RS WGMMA",
          "data/measured/h200/ubench/interference.csv: the same softmax next to 11 x m64n128k16 RS: "
          "1511626 / 821538 = 1.840; FFMA 1.12, MUFU.EX2 1.46, FMNMX 2.28, F2FP 2.39", 1, 100});
+  r.add({"sim.max_cycles", T::Int, "0", "cycles",
+         "stop a run that passes this many simulated cycles without finishing, with an error (exit 2); "
+         "0 = no limit. Lets scripts bound runs whose length they do not know",
+         "design choice", 0, 1e15});
   r.add({"sim.watchdog_cycles", T::Int, "20000000", "cycles",
          "stop with a deadlock report when no instruction issued for this long", "design choice", 1000, 1e15});
   r.add({"sim.seed", T::Int, "1", "", "seed of every random stream", "design choice", 0, 1e18});
@@ -195,6 +199,7 @@ GpuParams gpu_params(const Config& c) {
   g.clock_hz = c.f("gpu.clock");
   g.cta_launch_cycles = c.u("gpu.cta_launch_cycles");
   g.watchdog_cycles = c.u("sim.watchdog_cycles");
+  g.max_cycles = c.u("sim.max_cycles");
   SmParams& s = g.sm;
   s.max_ctas = static_cast<std::uint32_t>(c.u("sm.max_ctas"));
   s.max_warps = static_cast<std::uint32_t>(c.u("sm.max_warps"));

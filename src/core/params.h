@@ -83,6 +83,7 @@ struct GpuParams {
   double clock_hz = 1.83e9;
   Cycle cta_launch_cycles = 0;
   Cycle watchdog_cycles = 20'000'000;
+  Cycle max_cycles = 0;  // 0: no limit
   SmParams sm;
 };
 

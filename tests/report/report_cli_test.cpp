@@ -148,6 +148,20 @@ TEST(Run, CtrlCStopsTheSimulationWithExitCode130) {
   EXPECT_FALSE(std::filesystem::exists(temp_path("interrupted.json")));
 }
 
+TEST(Run, ALongRunSaysSoAndMaxCyclesBoundsIt) {
+  // Llama-3 405B at 64K tokens: the analytic roofline alone is 5e8 cycles (an hour or more here).
+  const CliOut o = simfa_cli("run --model llama3-405b --seqlen 64k --set sim.max_cycles=100000");
+  EXPECT_EQ(o.rc, 2) << o.text;
+  EXPECT_NE(o.text.find("this run simulates at least 5.21e+08 cycles"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("the run passed sim.max_cycles = 100000 simulated cycles without finishing (0 of 132 CTAs done)"),
+            std::string::npos)
+      << o.text;
+  // A short run prints no note.
+  const CliOut tiny = simfa_cli("run " + kTiny);
+  EXPECT_EQ(tiny.rc, 0) << tiny.text;
+  EXPECT_EQ(tiny.text.find("simfa: note: this run simulates"), std::string::npos) << tiny.text;
+}
+
 TEST(Validate, OutputDoesNotDependOnJobs) {
   // Cases run on worker threads and are printed in the CSV's order: -j 1 and -j 3 print the same.
   const CliOut one = simfa_cli("validate --measurements " + kCsv + " -j 1");
