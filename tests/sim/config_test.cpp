@@ -1,6 +1,7 @@
 // Configuration: descriptors, presets, overrides and their errors.
 #include <gtest/gtest.h>
 
+#include "sim_test_util.h"
 #include "sim/config.h"
 #include "sim/error.h"
 
@@ -17,14 +18,7 @@ ParamRegistry reg() {
   return r;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(Config, DefaultsAndTypedAccess) {
   auto r = reg();

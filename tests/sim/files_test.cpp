@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sim_test_util.h"
 #include "sim/error.h"
 #include "sim/files.h"
 #include "sim/host.h"
@@ -20,14 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 fs::path scratch(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / fmt::format("simfa_files_test_{}_{}", name, ::getpid());
