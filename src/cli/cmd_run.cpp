@@ -36,14 +36,17 @@ void add_run_command(CLI::App& app) {
     RunOptions ro;
     ro.skip_idle = !o->no_skip;
     // A long run says so before it starts: the analytic roofline is a lower bound of its cycles.
+    // kLongRun: a few minutes at kDefaultRunRate, the default run's simulated cycles per second on
+    // one core of the 2-core VM (docs/performance.md, 119,232).
+    constexpr double kDefaultRunRate = 1.2e5, kLongRun = 5e7;
     try {
       const double roofline_cycles = fa3_analytic(cfg, o->w.gpu.gpu, s, src.fa3()).latency_us * 1e-6 * cfg.f("gpu.clock");
-      if (roofline_cycles > 5e7)
+      if (roofline_cycles > kLongRun)
         std::cerr << fmt::format(
             "simfa: note: this run simulates at least {:.3g} cycles (the analytic roofline): the default run "
             "simulates about 120,000 cycles/s on one core (docs/performance.md), so expect {:.0f} minutes or "
             "more; --set sim.max_cycles=N bounds it, Ctrl-C stops it\n",
-            roofline_cycles, roofline_cycles / 1.2e5 / 60);
+            roofline_cycles, roofline_cycles / kDefaultRunRate / 60);
     } catch (const std::exception&) {
       // no analytic model for this configuration: no estimate
     }

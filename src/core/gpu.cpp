@@ -24,7 +24,7 @@ Gpu::Gpu(const GpuParams& p, trace::TraceSource& src, Engine& engine, mem::Memor
     throw UserError(fmt::format("kernel '{}': a CTA needs {} bytes of shared memory; an SM has {} (sm.smem)", k.name,
                                 k.smem, p.sm.smem_bytes));
   const std::uint32_t wgs = (k.threads + 127) / 128;
-  const std::uint32_t slots = std::min<std::uint32_t>(64, std::max<std::uint32_t>(1, p.sm.max_warps / 4));
+  const std::uint32_t slots = p.sm.wg_slots();
   if (wgs > slots)
     throw UserError(fmt::format("kernel '{}': a CTA of {} WarpGroups exceeds the {} WarpGroup slots of an SM "
                                 "(sm.max_warps / 4)", k.name, wgs, slots));

@@ -35,10 +35,10 @@ class Gpu final : public Component, private SmHost {
   Gpu(const GpuParams& p, trace::TraceSource& src, Engine& engine, mem::MemorySystem& mem, Observer* obs);
   ~Gpu() override;
 
-  // Runs to completion. Throws DeadlockError (with a report of every blocked WarpGroup) when the
-  // kernel cannot finish, UserError for traces the GPU cannot run.
-  // Runs the kernel to its end. `poll`, when set, is called every 65,536 simulated cycles that had
-  // work (e.g. to let Python handle Ctrl-C); an exception it throws ends the run.
+  // Runs the kernel to its end. Throws DeadlockError (with a report of every blocked WarpGroup) when
+  // the kernel cannot finish, UserError for traces the GPU cannot run or past sim.max_cycles.
+  // `poll`, when set, is called every 65,536 engine steps with where the run stands (Ctrl-C in
+  // Python and the CLI, progress lines); an exception it throws ends the run.
   GpuResult run(const std::function<void(const RunProgress&)>& poll = {});
   void register_stats(Stats& s);
   const std::vector<std::unique_ptr<Sm>>& sms() const { return sms_; }

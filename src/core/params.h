@@ -1,5 +1,7 @@
 // Parameters of the GPU and SM core model, read once from the configuration.
 #pragma once
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/types.h"
@@ -63,6 +65,8 @@ struct CudaCoreParams {
 };
 
 struct SmParams {
+  // WarpGroup slots of an SM: one per 4 resident warps, at most 64.
+  std::uint32_t wg_slots() const { return std::min<std::uint32_t>(64, std::max<std::uint32_t>(1, max_warps / 4)); }
   std::uint32_t max_ctas = 32;
   std::uint32_t max_warps = 64;
   std::uint64_t smem_bytes = 233472;      // 228 KiB per SM

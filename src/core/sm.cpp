@@ -63,7 +63,7 @@ Sm::Sm(std::uint16_t id, const SmParams& p, const trace::KernelInfo& k, bool val
        mem::MemorySystem& mem, SmHost& host, Observer* obs)
     : id_(id), p_(p), k_(k), validate_(validate), engine_(engine), mem_(mem), host_(host),
       obs_(obs && obs->wants(id) ? obs : nullptr), tc_(p.tensor), tma_(p.tma, id, mem, aeq_, *this) {
-  threads_.resize(std::min<std::uint32_t>(64, std::max<std::uint32_t>(1, p.max_warps / 4)));
+  threads_.resize(p.wg_slots());
   ctas_.resize(p.max_ctas);
   mem.connect(id, this);
 }

@@ -31,13 +31,16 @@ BubbleCosts compute_bubbles(int rows, int n, int d, int elem_bytes, int out_byte
   return b;
 }
 
+WarpPipeCycles warp_pipe_cycles(const PipeRates& r) {
+  constexpr double kSubPartitions = 4.0, kWarp = 32.0;
+  return {kWarp / (r.fp32 / kSubPartitions), kWarp / (r.alu / kSubPartitions), kWarp / (r.mufu / kSubPartitions)};
+}
+
 BubbleCosts compute_bubbles_pipes(int rows, int n, int d, int elem_bytes, int out_bytes,
                                   double mask_ops_per_element, const PipeRates& r) {
-  // One warp per sub-partition; a warp instruction occupies a pipe for 32 / (lanes per cycle per
-  // sub-partition) cycles: FP32 1, ALU (FMNMX, F2FP) 2, MUFU 8, SHFL 4 on Hopper.
-  const double per_smsp = 4.0;
-  const double c_fp32 = 32.0 / (r.fp32 / per_smsp), c_alu = 32.0 / (r.alu / per_smsp);
-  const double c_mufu = 32.0 / (r.mufu / per_smsp);
+  // One warp per sub-partition, each warp instruction holding its pipe (warp_pipe_cycles).
+  const WarpPipeCycles wc = warp_pipe_cycles(r);
+  const double c_fp32 = wc.fp32, c_alu = wc.alu, c_mufu = wc.mufu;
   const double threads = 128.0;                        // one WarpGroup
   const double s_elems = double(rows) * n / threads;   // score elements per thread (88 for 64 x 176)
   const double rows_per_thread = double(rows) / 32.0;  // 2: the m64 fragment's rows g and g + 8

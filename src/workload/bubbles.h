@@ -26,6 +26,14 @@ struct PipeRates {
   int smem_bytes;
 };
 
+// Cycles one warp instruction holds its pipe on one SM sub-partition: 32 lanes over the pipe's
+// lanes per cycle per sub-partition (a quarter of the SM's rate). Hopper: FP32 1, FMNMX/F2FP 2,
+// MUFU 8.
+struct WarpPipeCycles {
+  double fp32, alu, mufu;
+};
+WarpPipeCycles warp_pipe_cycles(const PipeRates& r);
+
 struct BubbleCosts {
   // Paper §5.2 terms for one rows x n score block.
   std::uint32_t rowmax = 0;     // rows*n compares at the FP32 rate

@@ -3,6 +3,8 @@
 #include "workload/fa3_kernel.h"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -94,6 +96,23 @@ std::string Fa3Kernel::name() const {
                      shape.causal ? "_causal" : "", paper_recipe ? "_paper" : "");
 }
 
+namespace {
+constexpr std::pair<SchedKind, std::string_view> kSchedNames[] = {
+    {SchedKind::Static, "static"}, {SchedKind::Dynamic, "dynamic"}, {SchedKind::Counter, "counter"}};
+}  // namespace
+
+const char* sched_name(SchedKind s) {
+  for (const auto& [kind, name] : kSchedNames)
+    if (kind == s) return name.data();
+  throw InternalError("sched_name: unknown SchedKind");
+}
+
+SchedKind sched_from_name(std::string_view name) {
+  for (const auto& [kind, name_of] : kSchedNames)
+    if (name_of == name) return kind;
+  throw InternalError("sched_from_name: no scheduler named '" + std::string(name) + "' (fa3.scheduler's choices)");
+}
+
 Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int num_sms) {
   shape.validate();
   Fa3Kernel k;
@@ -174,7 +193,7 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
   if (sc == "auto")
     k.scheduler = !shape.causal ? SchedKind::Static : cur ? SchedKind::Dynamic : SchedKind::Counter;
   else
-    k.scheduler = sc == "dynamic" ? SchedKind::Dynamic : sc == "counter" ? SchedKind::Counter : SchedKind::Static;
+    k.scheduler = sched_from_name(sc);
 
   // Cluster (fa3-kernel.md §0; spec::fa3_cluster_size for HEAD).
   const std::int64_t rows = shape.seqlen_q * (k.pack_gqa ? shape.group : 1);

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "spec/attention.h"
 #include "trace/isa.h"
@@ -28,6 +29,9 @@ enum class SchedKind : std::uint8_t { Static, Dynamic, Counter };
 // tile-scheduler barriers (fa3-kernel.md §4.3).
 inline bool claims_tiles(SchedKind s) { return s != SchedKind::Static; }
 const char* sched_name(SchedKind s);
+// The kind named by fa3.scheduler's value ("static", "dynamic", "counter"; the registry has
+// already rejected any other).
+SchedKind sched_from_name(std::string_view name);
 
 struct Fa3Kernel {
   spec::AttentionShape shape;

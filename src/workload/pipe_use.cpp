@@ -5,10 +5,8 @@
 namespace simfa::workload {
 
 PipeCycles kernel_pipe_cycles(const Fa3Kernel& k) {
-  // One warp per sub-partition; a warp instruction occupies its pipe for 32 / (lanes per cycle
-  // per sub-partition) cycles (the pipe model's rates, PipeRates).
-  const PipeRates& r = k.pipe_rates;
-  const double c_fp32 = 32.0 / (r.fp32 / 4.0), c_alu = 32.0 / (r.alu / 4.0), c_mufu = 32.0 / (r.mufu / 4.0);
+  // One warp per sub-partition, each warp instruction holding its pipe (warp_pipe_cycles).
+  const WarpPipeCycles wc = warp_pipe_cycles(k.pipe_rates);
   const double s = 64.0 * k.tile_n / 128.0;    // score elements per thread of one 64-row block
   const double o = 64.0 * k.head_dim / 128.0;  // O accumulator elements per thread
   const double rows = 2.0;                     // rows per thread of the m64 fragment
@@ -36,7 +34,7 @@ PipeCycles kernel_pipe_cycles(const Fa3Kernel& k) {
     }
   }
   const double wgs = k.consumer_wgs;
-  return {mufu * wgs * c_mufu, fp32 * wgs * c_fp32, alu * wgs * c_alu};
+  return {mufu * wgs * wc.mufu, fp32 * wgs * wc.fp32, alu * wgs * wc.alu};
 }
 
 }  // namespace simfa::workload

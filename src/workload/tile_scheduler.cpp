@@ -23,14 +23,6 @@ std::int64_t section_width(const Fa3Kernel& k) {
 
 }  // namespace
 
-const char* sched_name(SchedKind s) {
-  switch (s) {
-    case SchedKind::Static: return "static";
-    case SchedKind::Dynamic: return "dynamic";
-    case SchedKind::Counter: return "counter";
-  }
-  return "?";
-}
 
 TileSchedule::TileSchedule(const Fa3Kernel& k) : k_(&k), total_(k.total_tiles()) {
   if (!claims_tiles(k.scheduler)) return;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/run.h"
+#include "dram/dram_doc_util.h"
 #include "harness.h"
 #include "sim/rng.h"
 #include "mem/dram/params.h"
@@ -106,23 +107,7 @@ TEST(WithHbm, H200SlicesAndPartitionsGiveThePresetsHitLatencies) {
 // The [dram] blocks of docs/dram.md are what the presets resolve to (the doc's tests load the blocks
 // on their own; this keeps them equal to configs/gpu/*.toml).
 TEST(WithHbm, PresetsResolveToTheirDramBlocksInTheDocs) {
-  std::ifstream in(std::string(SIMFA_SOURCE_DIR) + "/docs/dram.md");
-  std::map<std::string, std::string> blocks;
-  std::string line, key, text;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    if (!inside && line == "```toml") {
-      inside = true;
-      key.clear();
-      text.clear();
-    } else if (inside && line == "```") {
-      inside = false;
-      blocks[key] = text;
-    } else if (inside) {
-      if (key.empty()) key = line;
-      text += line + "\n";
-    }
-  }
+  const std::map<std::string, std::string> blocks = doc_blocks();
   const std::pair<const char*, const char*> presets[] = {
       {"h800", "# dram section of configs/gpu/h800.toml and configs/gpu/h100.toml"},
       {"h100", "# dram section of configs/gpu/h800.toml and configs/gpu/h100.toml"},

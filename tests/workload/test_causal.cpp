@@ -34,14 +34,14 @@ double busiest_cta(const Fa3Kernel& k) {
   return most;
 }
 
-struct Version {
+struct Release {
   const char* name;
   std::vector<std::string> sets;
 };
 
 TEST(Causal, BusiestCtaCarriesLessWorkThanTheNonCausalTwinOnTheDevelopmentSet) {
-  const std::vector<Version> versions = {{"current", {}}, {"original", {"fa3.version=original"}}};
-  for (const Version& v : versions)
+  const std::vector<Release> versions = {{"current", {}}, {"original", {"fa3.version=original"}}};
+  for (const Release& v : versions)
     for (std::int64_t d : {64, 128, 256})
       for (std::int64_t L = 512; L <= 16384; L *= 2) {
         const std::int64_t batch = 16384 / L, heads = 2048 / d;

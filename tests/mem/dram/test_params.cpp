@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "dram_doc_util.h"
 #include "dram_test_util.h"
 #include "sim/error.h"
 
@@ -27,23 +28,7 @@ TEST(DramParams, DefaultsAreTheHbm3_5200Preset) {
 TEST(DramParams, TimingDefaultsAreCeilOfNanosecondsOverTck) {
   const DramParams p = test::default_params();
   const double tck = 4.0 / 5.2;  // ns
-  EXPECT_EQ(p.t.tCL, ns_to_tck(12.5, tck));
-  EXPECT_EQ(p.t.tRCD_rd, ns_to_tck(19.375, tck));
-  EXPECT_EQ(p.t.tRCD_wr, ns_to_tck(9.375, tck));
-  EXPECT_EQ(p.t.tRP, ns_to_tck(16.25, tck));
-  EXPECT_EQ(p.t.tRAS, ns_to_tck(28.125, tck));
-  EXPECT_EQ(p.t.tRC, ns_to_tck(45, tck));
-  EXPECT_EQ(p.t.tCWL, ns_to_tck(6.25, tck));
-  EXPECT_EQ(p.t.tRRD_S, ns_to_tck(2.5, tck));
-  EXPECT_EQ(p.t.tRRD_L, ns_to_tck(3.125, tck));
-  EXPECT_EQ(p.t.tFAW, ns_to_tck(15, tck));
-  EXPECT_EQ(p.t.tWR, ns_to_tck(20.625, tck));
-  EXPECT_EQ(p.t.tRTP, ns_to_tck(5.625, tck));
-  EXPECT_EQ(p.t.tWTR_S, ns_to_tck(4.375, tck));
-  EXPECT_EQ(p.t.tWTR_L, ns_to_tck(6.25, tck));
-  EXPECT_EQ(p.t.tREFI, ns_to_tck(3900, tck));
-  EXPECT_EQ(p.t.tRFC, ns_to_tck(450, tck));
-  EXPECT_EQ(p.t.tRFCpb, ns_to_tck(200, tck));
+  test::expect_hbm3_ns_table(p, tck);
   EXPECT_EQ(p.t.tCCD_S, 2u);
   EXPECT_EQ(p.t.tCCD_L, 4u);
 }

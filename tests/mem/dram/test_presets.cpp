@@ -7,32 +7,13 @@
 #include <sstream>
 #include <string>
 
+#include "dram_doc_util.h"
 #include "dram_test_util.h"
 
 namespace simfa::mem {
 namespace {
 
-// TOML blocks of docs/dram.md keyed by their first line ("# dram section of configs/gpu/X.toml").
-std::map<std::string, std::string> doc_blocks() {
-  std::ifstream in(std::string(SIMFA_SOURCE_DIR) + "/docs/dram.md");
-  std::map<std::string, std::string> blocks;
-  std::string line, key, text;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    if (!inside && line == "```toml") {
-      inside = true;
-      key.clear();
-      text.clear();
-    } else if (inside && line == "```") {
-      inside = false;
-      blocks[key] = text;
-    } else if (inside) {
-      if (key.empty()) key = line;
-      text += line + "\n";
-    }
-  }
-  return blocks;
-}
+using test::doc_blocks;
 
 DramParams load(const std::string& block, double core_hz) {
   static const ParamRegistry reg = test::dram_registry();
@@ -107,23 +88,7 @@ TEST(DocPresets, TheH200BlockIsTheReportedBusAndTheNanosecondTableAtItsClock) {
   EXPECT_EQ(p.channels * p.pc_width_bits * p.pseudo_channels, 6016u);
   EXPECT_DOUBLE_EQ(p.data_rate_mts, 2 * 3201.0);
   const double tck = 4.0 / 6.402;  // ns
-  EXPECT_EQ(p.t.tCL, ns_to_tck(12.5, tck));
-  EXPECT_EQ(p.t.tRCD_rd, ns_to_tck(19.375, tck));
-  EXPECT_EQ(p.t.tRCD_wr, ns_to_tck(9.375, tck));
-  EXPECT_EQ(p.t.tRP, ns_to_tck(16.25, tck));
-  EXPECT_EQ(p.t.tRAS, ns_to_tck(28.125, tck));
-  EXPECT_EQ(p.t.tRC, ns_to_tck(45, tck));
-  EXPECT_EQ(p.t.tCWL, ns_to_tck(6.25, tck));
-  EXPECT_EQ(p.t.tRRD_S, ns_to_tck(2.5, tck));
-  EXPECT_EQ(p.t.tRRD_L, ns_to_tck(3.125, tck));
-  EXPECT_EQ(p.t.tFAW, ns_to_tck(15, tck));
-  EXPECT_EQ(p.t.tWR, ns_to_tck(20.625, tck));
-  EXPECT_EQ(p.t.tRTP, ns_to_tck(5.625, tck));
-  EXPECT_EQ(p.t.tWTR_S, ns_to_tck(4.375, tck));
-  EXPECT_EQ(p.t.tWTR_L, ns_to_tck(6.25, tck));
-  EXPECT_EQ(p.t.tREFI, ns_to_tck(3900, tck));
-  EXPECT_EQ(p.t.tRFC, ns_to_tck(450, tck));
-  EXPECT_EQ(p.t.tRFCpb, ns_to_tck(200, tck));
+  test::expect_hbm3_ns_table(p, tck);
 }
 
 }  // namespace
