@@ -57,6 +57,7 @@ struct RunResult {
   std::uint64_t ticks = 0;   // component ticks processed
   nlohmann::ordered_json stats;  // {name: value}
   nlohmann::json stat_docs;      // {name pattern: {unit, doc}}
+  trace::SamplingReport sampling;  // what a sampled run fast-forwarded (docs/sampling.md)
   double stat(const std::string& name) const;  // 0 when absent
 };
 
