@@ -6,6 +6,7 @@
 
 #include "cli/common.h"
 #include "cli/workload_flags.h"
+#include "sim/error.h"
 #include "trace/io.h"
 #include "workload/fa3_source.h"
 
@@ -23,6 +24,10 @@ void add_trace_gen_command(CLI::App& trace) {
       ->check(output_file());
   gen->callback([o] {
     const Config cfg = workload_config(o->w);
+    if (cfg.s("sample.mode") != "off")
+      throw UserError(fmt::format("sample.mode = {} ({}): sampling applies to a simulation; trace gen writes every "
+                                  "instruction of the kernel (drop the key, or simulate with simfa run)",
+                                  cfg.s("sample.mode"), cfg.origin("sample.mode")));
     workload::Fa3Source src(workload_shape(o->w), cfg, static_cast<int>(cfg.i("gpu.num_sms")));
     trace::write_trace_dir(o->out, src);
     const auto& k = src.kernel();

@@ -116,6 +116,16 @@ TEST(BadInput, EmptyOutputNamesAreErrors) {
   }
 }
 
+// Sampling is for simulations: trace gen refuses it instead of silently writing the whole trace.
+TEST(BadInput, TraceGenRefusesSampleMode) {
+  const std::string d = scratch("gen_sampled");
+  const Out o = simfa("trace gen --model none --batch 1 --seqlen 128 --heads-kv 1 --group 1 --head-dim 64 "
+                      "--set sample.mode=on -o " + d + "/gen");
+  expect_user_error(o, "sample.mode = on (--set): sampling applies to a simulation", "trace gen sample.mode");
+  EXPECT_FALSE(fs::exists(d + "/gen/cta_000000.sft"));
+  fs::remove_all(d);
+}
+
 // A full file system, as a file-size limit (the shell ignores SIGXFSZ, so a write past the limit
 // fails with EFBIG as one on a full disk fails with ENOSPC): every output is an error naming the
 // file, the exit code is 2 and no file is left that looks complete.
