@@ -100,6 +100,7 @@ RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions
   src.run_started(engine, stats);
   const core::GpuResult g = gpu.run(opts.poll);
   src.run_finished(g.cycles, stats);
+  mem->discount_warm_writebacks();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   RunResult r;
   r.cycles = g.cycles;

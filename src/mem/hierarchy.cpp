@@ -262,4 +262,9 @@ void Hierarchy::warm(Addr line, std::uint8_t sectors, bool write) {
   slices_[home_slice(line)]->warm(line / p_.line_bytes, sectors, write);
 }
 
+void Hierarchy::discount_warm_writebacks() {
+  for (auto& s : slices_) s->discount_warm_writebacks();
+  dram_->discount_warm_writes();
+}
+
 }  // namespace simfa::mem

@@ -150,6 +150,7 @@ void L2Slice::lookup(std::uint32_t t, Cycle now) {
       ++m.merged;
       return;
     }
+    if (!warm_dirty_.empty()) warm_dirty_.erase(x.line);  // detailed data now: its write-back counts
     if (idx != TagArray::kMiss) {
       tags_.add_sectors(idx, s, s);
       tags_.touch(idx);
@@ -214,6 +215,7 @@ void L2Slice::fill(std::uint32_t e, Cycle now) {
                "fill of MSHR entry {} with nothing pending", e);
   if (--m.pending > 0) return;
   const std::int32_t idx = tags_.find(m.line);
+  if (m.write && !warm_dirty_.empty()) warm_dirty_.erase(m.line);
   if (idx != TagArray::kMiss) {
     tags_.add_sectors(idx, m.fetch | m.write, m.write);
   } else {
@@ -240,7 +242,9 @@ void L2Slice::evict(const TagArray::Victim& v, Cycle now) {
   ++c_.evictions;
   if (v.dirty) {
     ++c_.writebacks;
-    fabric_.dram_send({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty}, now);
+    const bool warm = !warm_dirty_.empty() && warm_dirty_.erase(v.line) > 0;
+    c_.warm_writebacks += warm;
+    fabric_.dram_send({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty, warm}, now);
   }
 }
 
@@ -258,9 +262,10 @@ void L2Slice::insert_shadow(std::uint64_t line, std::uint8_t sectors, Cycle now)
 
 void L2Slice::warm(std::uint64_t line, std::uint8_t sectors, bool write) {
   // Written lines are warmed dirty, so the L2 holds as many dirty lines as the real kernel's and
-  // evicts (writes back) what it would. Known limit (docs/sampling.md): a warmed line's write-back
-  // is counted when detailed work evicts it and again in the skipped work's extrapolation.
+  // evicts (writes back) what it would. Such a write-back belongs to the skipped work, whose
+  // extrapolated statistics count it already: it is flagged and discounted at the end.
   const std::uint8_t dirty = write ? sectors : 0;
+  if (write) warm_dirty_.insert(line);
   const std::int32_t idx = tags_.find(line);
   if (idx != TagArray::kMiss) {
     tags_.add_sectors(idx, sectors, dirty);
@@ -269,6 +274,11 @@ void L2Slice::warm(std::uint64_t line, std::uint8_t sectors, bool write) {
   }
   TagArray::Victim v;
   tags_.insert(line, sectors, dirty, false, v);
+}
+
+void L2Slice::discount_warm_writebacks() {
+  c_.writebacks -= c_.warm_writebacks;
+  c_.warm_writebacks = 0;
 }
 
 void L2Slice::drop_shadow(std::uint64_t line) {

@@ -9,6 +9,7 @@
 // fill() is called when the DRAM data of an MSHR entry is back; it answers every waiter.
 #pragma once
 #include <cstdint>
+#include <unordered_set>
 
 #include "mem/hierarchy_params.h"
 #include "mem/mshr.h"
@@ -29,6 +30,7 @@ struct SliceCounters {
   std::uint64_t mshr_merges = 0;   // misses merged into an existing MSHR entry
   std::uint64_t probes = 0, shadow_hits = 0, shadow_inserts = 0;
   std::uint64_t evictions = 0, writebacks = 0;
+  std::uint64_t warm_writebacks = 0;  // of them, of lines warming made dirty (not registered)
   std::uint64_t mshr_peak = 0;
   std::uint64_t mshr_area = 0;     // integral of MSHR occupancy over cycles
 };
@@ -50,6 +52,8 @@ class L2Slice final : public Component {
   void drop_shadow(std::uint64_t line);
   // Functional warming (MemorySystem::warm): line index `line` as its home slice holds it.
   void warm(std::uint64_t line, std::uint8_t sectors, bool write);
+  // Takes the write-backs of warmed lines out of the statistics (end of a sampled run).
+  void discount_warm_writebacks();
   const TagArray& tags() const { return tags_; }
 
   // Requests counted against the crossbar credits: queued in lanes near/far, not yet looked up.
@@ -76,6 +80,7 @@ class L2Slice final : public Component {
   std::uint32_t id_;
   const L2Params& p_;
   std::uint32_t line_bytes_;
+  std::unordered_set<std::uint64_t> warm_dirty_;  // lines warm() made dirty (sampled simulation)
   std::uint8_t all_sectors_;
   TxnPool& txns_;
   SliceFabric& fabric_;

@@ -66,6 +66,9 @@ class MemorySystem {
   // traffic or statistics; what it evicts is dropped (its write-back is part of the extrapolated
   // statistics). Memory models without cache state ignore it.
   virtual void warm(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/) {}
+  // End of a sampled run: takes the write-backs of warmed dirty lines out of the statistics (the
+  // skipped work's extrapolation counts them; they were simulated for their timing only).
+  virtual void discount_warm_writebacks() {}
 };
 
 // Builds the memory system named by `mem.model` for `num_sms` SMs.

@@ -70,9 +70,9 @@ void Fa3Sampler::account(Cycle now) {
 // Least squares y ~ a·blocks + b·tiles over the steady-state windows (no intercept). When the
 // windows cannot tell tile starts from blocks (none seen, or always in the same proportion), the
 // whole cost goes to blocks.
-Fa3Sampler::Fit Fa3Sampler::fit(const std::vector<double>& y) const {
+Fa3Sampler::Fit Fa3Sampler::fit(const std::vector<double>& y, std::size_t from) const {
   double bb = 0, bt = 0, tt = 0, by = 0, ty = 0, sy = 0, sb = 0;
-  for (std::size_t w = 0; w < windows_.size(); ++w) {
+  for (std::size_t w = from; w < windows_.size(); ++w) {
     const Window& x = windows_[w];
     bb += x.blocks * x.blocks, bt += x.blocks * x.tiles, tt += x.tiles * x.tiles;
     by += x.blocks * y[w], ty += x.tiles * y[w];
@@ -102,6 +102,9 @@ void Fa3Sampler::refit() {
   for (std::size_t w = recent_from_; w < windows_.size(); ++w)
     sy += windows_[w].cta_cycles, sb += windows_[w].blocks, st += windows_[w].tiles;
   if (sb > 0) time_.a = std::max(0.0, (sy - time_.b * st) / sb);
+  // Counters: over every window. (The check windows alone over-count write-backs: right after a
+  // span the warmed dirty lines are evicted in a burst; the windows before the first span may
+  // under-count them: the L2 has not filled with dirty lines yet. docs/sampling.md "Limits".)
   for (std::size_t k = 0; k < counters_.size(); ++k) {
     for (std::size_t w = 0; w < windows_.size(); ++w) y[w] = windows_[w].delta[k];
     counters_[k] = fit(y);

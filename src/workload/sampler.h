@@ -85,7 +85,7 @@ class Fa3Sampler {
   void account(Cycle now);  // integrates running CTAs over time
   void close_window(Cycle now);
   void refit();
-  Fit fit(const std::vector<double>& y_of) const;
+  Fit fit(const std::vector<double>& y, std::size_t from = 0) const;
   void maybe_start_span(Cycle now);
   bool steady();
   double predicted_left(std::uint32_t leader) const;  // predicted cycles to the tail guard

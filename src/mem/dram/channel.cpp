@@ -212,6 +212,7 @@ void Channel::issue_column(Pc& pc, int pci, int idx, DCycle at, Cycle now) {
   if (w) {
     ++n_.writes;
     n_.write_bytes += bytes;
+    if (e.req.warm) ++n_.warm_writes, n_.warm_write_bytes += bytes;
   } else {
     ++n_.reads;
     n_.read_bytes += bytes;

@@ -32,6 +32,7 @@ struct ChannelCounters {
   std::uint64_t refusals = 0;      // try_enqueue refused: queue full (queue stalls)
   std::uint64_t data_busy = 0;     // DRAM cycles of data-bus transfer, summed over pseudo-channels
   std::uint64_t read_latency = 0;  // sum over reads of response cycle - accept cycle (core)
+  std::uint64_t warm_writes = 0, warm_write_bytes = 0;  // of them, DramReq::warm (not registered)
 };
 
 class Channel final : public Component, public EventTarget {

@@ -35,6 +35,10 @@ struct DramReq {
   std::uint32_t tag = 0;  // client's cookie, returned unchanged
   bool write = false;
   std::uint8_t sectors = 0xF;  // 32-byte sectors moved (bit i = bytes [32i, 32i+32)); 0 = all
+  // Sampled simulation: the write-back of a line that functional warming made dirty. It moves
+  // like any write and is counted like one, and apart as well, so that discount_warm_writes can
+  // take it out at the end (the skipped work's extrapolation already counts it; docs/sampling.md).
+  bool warm = false;
 };
 static_assert(sizeof(DramReq) <= 32);
 
@@ -65,6 +69,8 @@ class Dram {
   // Channel a line maps to (for the client's own bookkeeping of per-channel retries; optional).
   virtual std::uint32_t channel_of(Addr line) const = 0;
   virtual std::uint32_t num_channels() const = 0;
+  // Sampled simulation: removes the writes flagged `warm` from the write statistics.
+  virtual void discount_warm_writes() {}
 };
 
 // Builds the DRAM described by the `dram.*` keys (and the core clock, `gpu.clock`), registering

@@ -161,4 +161,13 @@ std::unique_ptr<Dram> make_dram(const Config& cfg, Engine& engine, DramClient* c
   return std::make_unique<HbmDram>(dram_params_from(cfg), engine, client);
 }
 
+void HbmDram::discount_warm_writes() {
+  for (auto& ch : channels_) {
+    ChannelCounters& n = ch->counters();
+    n.writes -= n.warm_writes;
+    n.write_bytes -= n.warm_write_bytes;
+    n.warm_writes = n.warm_write_bytes = 0;
+  }
+}
+
 }  // namespace simfa::mem

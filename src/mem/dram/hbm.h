@@ -25,6 +25,7 @@ class HbmDram final : public Dram {
   Cycle unloaded_read_latency() const override;
   std::uint32_t channel_of(Addr line) const override { return map_.map(line).channel; }
   std::uint32_t num_channels() const override { return p_.channels; }
+  void discount_warm_writes() override;
 
   const DramParams& params() const { return p_; }
   const AddressMapping& mapping() const { return map_; }
