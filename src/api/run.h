@@ -38,6 +38,8 @@ ClockChoice apply_clock_model(Config& cfg);
 // Applies one ablation of the paper's Table 5 to a configuration. Throws UserError for an unknown name.
 void apply_ablation(Config& cfg, std::string_view name);
 const std::vector<std::string>& ablation_names();
+// "Table 5 wording (name)": "No LRC (no-lrc)". UserError for an unknown name.
+std::string ablation_label(std::string_view name);
 
 struct RunOptions {
   bool skip_idle = true;             // false: the reference mode that ticks everything every cycle

@@ -17,11 +17,7 @@ namespace {
 
 // Table 5's wording for each ablation.
 std::string variant_label(const std::string& a) {
-  if (a.empty()) return "Sim-FA (baseline)";
-  if (a == "no-lrc") return "No LRC (no-lrc)";
-  if (a == "simple-hash") return "Oversimplified hash (simple-hash)";
-  if (a == "no-dedup") return "No line deduplication (no-dedup)";
-  return a;
+  return a.empty() ? "Sim-FA (baseline)" : ablation_label(a);
 }
 
 }  // namespace

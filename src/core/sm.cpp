@@ -61,8 +61,9 @@ void Sm::GroupList::trim() {
 
 Sm::Sm(std::uint16_t id, const SmParams& p, const trace::KernelInfo& k, bool validate, Engine& engine,
        mem::MemorySystem& mem, SmHost& host, Observer* obs)
-    : id_(id), p_(p), k_(k), validate_(validate), engine_(engine), mem_(mem), host_(host),
-      obs_(obs && obs->wants(id) ? obs : nullptr), tc_(p.tensor), tma_(p.tma, id, mem, aeq_, *this) {
+    : id_(id), p_(p), sched_(warp_schedulers().get(p.scheduler).make()), k_(k), validate_(validate),
+      engine_(engine), mem_(mem), host_(host), obs_(obs && obs->wants(id) ? obs : nullptr), tc_(p.tensor),
+      tma_(p.tma, id, mem, aeq_, *this) {
   threads_.resize(p.wg_slots());
   ctas_.resize(p.max_ctas);
   mem.connect(id, this);
@@ -230,31 +231,23 @@ Cycle Sm::tick(Cycle now) {
   return next;
 }
 
-int Sm::select(Cycle now, std::uint64_t picked) {
-  auto ok = [&](std::uint32_t s) { return !(picked >> s & 1) && eligible(threads_[s], now); };
-  int chosen = -1;
-  if (p_.sched == SchedPolicy::Gto) {
-    if (last_ >= 0 && ok(static_cast<std::uint32_t>(last_))) {
-      chosen = last_;
-    } else {
-      for (std::uint32_t s : live_threads_)
-        if (ok(s) && (chosen < 0 || threads_[s].age < threads_[chosen].age)) chosen = static_cast<int>(s);
-    }
-  } else {
-    // Loose round robin: the first eligible slot after the last one chosen, wrapping around.
-    const std::size_t n = live_threads_.size();
-    const auto start = static_cast<std::size_t>(
-        std::upper_bound(live_threads_.begin(), live_threads_.end(), last_,
-                         [](int v, std::uint32_t e) { return v < static_cast<int>(e); }) -
-        live_threads_.begin());
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t s = live_threads_[(start + i) % n];
-      if (ok(s)) {
-        chosen = static_cast<int>(s);
-        break;
-      }
-    }
+class Sm::Candidates final : public IssueCandidates {
+ public:
+  Candidates(const Sm& sm, Cycle now, std::uint64_t picked)
+      : IssueCandidates(sm.live_threads_, sm.last_), sm_(sm), now_(now), picked_(picked) {}
+  bool eligible(std::uint32_t slot) const override {
+    return !(picked_ >> slot & 1) && sm_.eligible(sm_.threads_[slot], now_);
   }
+  std::uint64_t age(std::uint32_t slot) const override { return sm_.threads_[slot].age; }
+
+ private:
+  const Sm& sm_;
+  Cycle now_;
+  std::uint64_t picked_;
+};
+
+int Sm::select(Cycle now, std::uint64_t picked) {
+  const int chosen = sched_->select(Candidates(*this, now, picked));
   if (chosen >= 0) last_ = chosen;
   return chosen;
 }
