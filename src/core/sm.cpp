@@ -298,8 +298,8 @@ bool Sm::satisfied(const Thread& t) const {
     case SpanKind::WaitStage: return c.stages[in.id].fills > t.consumed(in.id);
     case SpanKind::WaitAcquire: return c.stages[in.id].releases >= arrivals_needed(c.stages[in.id]);
     case SpanKind::WaitBarrier: return t.bar_released;
-    case SpanKind::WaitWgmma: return t.mma.pending(in.id, false) <= in.count;
-    case SpanKind::WaitTmaStore: return t.store.pending(in.id, in.mode != 0) <= in.count;
+    case SpanKind::WaitWgmma: return t.mma.pending(in.id, false) <= in.max_pending();
+    case SpanKind::WaitTmaStore: return t.store.pending(in.id, in.mode != 0) <= in.max_pending();
     default: return false;
   }
 }
@@ -339,7 +339,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     case Op::TMA_STORE: {
       // A copy moves between global and shared memory, so it fits in a CTA's shared memory (this also
       // bounds the line list the TMA unit builds: a 4 GiB copy would hold 33 million lines in host memory).
-      const std::uint64_t bytes = in.op == Op::TMA_BULK ? in.count : k_.tmap(in.map).box_bytes();
+      const std::uint64_t bytes = in.op == Op::TMA_BULK ? in.bytes() : k_.tmap(in.map).box_bytes();
       if (bytes > p_.max_smem_per_cta) [[unlikely]]
         throw UserError(fmt::format("{}: {}: a copy of {} bytes does not fit in a CTA's shared memory of {} bytes "
                                     "(sm.max_smem_per_cta)",
@@ -355,8 +355,8 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       op.mc = in.mc;
       op.map = in.map;
       if (in.op == Op::TMA_BULK) {
-        bulk_lines(in.gmem, in.count, p_.tma.line_bytes, op.lines);
-        op.tx_bytes = in.count;
+        bulk_lines(in.gmem, in.bytes(), p_.tma.line_bytes, op.lines);
+        op.tx_bytes = in.bytes();
       } else {
         const trace::TensorMap& m = k_.tmap(in.map);
         tensor_box_lines(m, in.gmem, p_.tma.dedup, p_.tma.line_bytes, op.lines);
@@ -384,7 +384,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       if (s.releases < arrivals_needed(s)) return block(slot, SpanKind::WaitAcquire, now);
       ++s.acquires;
       s.armed = true;
-      s.armed_tx = in.count;
+      s.armed_tx = in.tx_bytes();
       check_fill(s);
       return advance(slot, now, now + 1);
     }
@@ -409,7 +409,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       t.store.trim();
       return advance(slot, now, now + 1);
     case Op::TMA_WAIT:
-      if (t.store.pending(in.id, in.mode != 0) > in.count) return block(slot, SpanKind::WaitTmaStore, now);
+      if (t.store.pending(in.id, in.mode != 0) > in.max_pending()) return block(slot, SpanKind::WaitTmaStore, now);
       return advance(slot, now, now + 1);
     case Op::WGMMA: {
       if (tc_.full()) return block(slot, SpanKind::WaitWgmmaBuffer, now);
@@ -438,7 +438,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       return advance(slot, now, now + 1);
     }
     case Op::WGMMA_WAIT:
-      if (t.mma.pending(in.id, false) > in.count) return block(slot, SpanKind::WaitWgmma, now);
+      if (t.mma.pending(in.id, false) > in.max_pending()) return block(slot, SpanKind::WaitWgmma, now);
       return advance(slot, now, now + 1);
     case Op::BAR_ARRIVE:
       arrive(c, in.id);
@@ -446,10 +446,10 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     case Op::BAR_WAIT: {
       if (!t.bar_registered) {
         Barrier& b = c.bars[in.id];
-        const std::uint32_t need = in.count + 1;
+        const std::uint32_t need = in.arrivals() + 1;
         if (b.need && b.need != need)
           throw UserError(fmt::format("{}: BAR_WAIT {} {} while another WarpGroup of CTA {} waits for {} arrivals",
-                                      t.stream ? t.stream->where(t.pc) : "trace", in.id, in.count, c.id, b.need - 1));
+                                      t.stream ? t.stream->where(t.pc) : "trace", in.id, in.arrivals(), c.id, b.need - 1));
         t.bar_registered = true;
         b.need = need;
         b.waiters |= 1ULL << slot;
@@ -460,22 +460,22 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       return advance(slot, now, now + 1);
     }
     case Op::BUBBLE: {
-      c_.bubble_cycles += in.count;
-      // CUDA-core work: `count` cycles with the SM to itself, slower while the tensor pipe runs
-      // and while other bubbles run (rerate_bubbles sets its end); a fixed one takes `count`.
+      c_.bubble_cycles += in.cycles();
+      // CUDA-core work: `cycles` cycles with the SM to itself, slower while the tensor pipe runs
+      // and while other bubbles run (rerate_bubbles sets its end); a fixed one takes `cycles`.
       t.in_bubble = true;
       t.bubble_fixed = (in.flags & trace::kBubbleFixed) != 0;
-      t.bubble_left = in.count;
+      t.bubble_left = in.cycles();
       t.bubble_rate = 1.0;
       t.bubble_since = t.bubble_start = now;
       bubble_threads_.push_back(slot);
-      advance(slot, now, now + in.count);
+      advance(slot, now, now + in.cycles());
       return rerate_bubbles(now);  // its end, and the others' now that it shares their pipes
     }
     case Op::LDG: {
       mem::MemReq r;
       r.line = in.gmem / p_.tma.line_bytes * p_.tma.line_bytes;
-      r.sectors = sector_mask(r.line, in.gmem, in.gmem + in.count, p_.tma.line_bytes);
+      r.sectors = sector_mask(r.line, in.gmem, in.gmem + in.bytes(), p_.tma.line_bytes);
       r.tag = kLdgTag | slot;
       r.sm = id_;
       r.kind = mem::ReqKind::Load;
@@ -758,11 +758,11 @@ void Sm::report_blocked(std::string& out) const {
         }
         case SpanKind::WaitWgmma:
           why = fmt::format("waits for WGMMA groups <= {} ({} committed groups in flight, allowed {})", in.id,
-                            t.mma.pending(in.id, false), in.count);
+                            t.mma.pending(in.id, false), in.max_pending());
           break;
         case SpanKind::WaitTmaStore:
           why = fmt::format("waits for TMA store groups <= {} ({} pending, allowed {})", in.id,
-                            t.store.pending(in.id, in.mode != 0), in.count);
+                            t.store.pending(in.id, in.mode != 0), in.max_pending());
           break;
         case SpanKind::WaitTmaQueue: why = "waits for room in the TMA request queue"; break;
         case SpanKind::WaitWgmmaBuffer:
