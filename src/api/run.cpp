@@ -88,8 +88,14 @@ Config make_config(std::string_view gpu, const std::vector<std::string>& sets,
 }
 
 double RunResult::stat(const std::string& name) const {
+  if (auto v = find_stat(name)) return *v;
+  throw InternalError(fmt::format("no statistic '{}' in this run", name));
+}
+
+std::optional<double> RunResult::find_stat(const std::string& name) const {
   auto it = stats.find(name);
-  return it == stats.end() ? 0.0 : it->get<double>();
+  if (it == stats.end()) return std::nullopt;
+  return it->get<double>();
 }
 
 RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions& opts) {

@@ -2,6 +2,7 @@
 // overrides, and running a trace on the simulated GPU.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,7 +60,12 @@ struct RunResult {
   std::uint64_t ticks = 0;   // component ticks processed
   nlohmann::ordered_json stats;  // {name: value}
   nlohmann::json stat_docs;      // {name pattern: {unit, doc}}
-  double stat(const std::string& name) const;  // 0 when absent
+  // The statistic `name`; InternalError when this run has none of that name (a misspelt name is
+  // never read as 0). For a statistic that only some memory models produce, use find_stat.
+  double stat(const std::string& name) const;
+  // The statistic `name`, or nullopt when this run's configuration does not model it (the L2 and
+  // DRAM statistics under mem.model = fixed).
+  std::optional<double> find_stat(const std::string& name) const;
 };
 
 // Runs the trace to completion. Throws UserError for bad input and DeadlockError when the kernel

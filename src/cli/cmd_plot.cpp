@@ -86,7 +86,7 @@ ChartSeries series(const std::string& label, const std::vector<double>& x, const
 
 void write(const std::string& path, const std::string& svg) {
   write_output_file(path, svg);
-  std::cout << "wrote " << path << "\n";
+  report_stream({path}) << "wrote " << (path == kStdout ? std::string("standard output") : path) << "\n";
 }
 
 void check_svg(const std::string& path) {

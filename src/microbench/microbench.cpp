@@ -32,7 +32,14 @@ const std::vector<std::string>& names() {
   return n;
 }
 
-Result run(const std::string& name, const Config& cfg, const Options& o) { return benches().get(name).make(cfg, o); }
+Result run(const std::string& name, const Config& cfg, const Options& o) {
+  const auto& bench = benches().get(name);
+  // Every microbenchmark reports L2 and DRAM statistics, which only the hierarchy has.
+  if (cfg.s("mem.model") != "hierarchy")
+    user_error("simfa microbench {}: mem.model = {} ({}) has no L2 or DRAM to measure; use mem.model=hierarchy", name,
+               cfg.s("mem.model"), cfg.origin("mem.model"));
+  return bench.make(cfg, o);
+}
 
 std::vector<BandwidthCase> default_bandwidth_cases(int num_sms, std::uint64_t array_bytes) {
   struct S {
