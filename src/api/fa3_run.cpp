@@ -61,7 +61,7 @@ model::Result fa3_analytic(const Config& cfg, const std::string& gpu_name, const
   opt.num_splits = 1;  // the simulated kernel does not split KV
   opt.cluster = k.cluster;
   opt.pack_gqa = k.pack_gqa ? model::PackGqa::On : model::PackGqa::Off;
-  return model::analyze(s, model::GpuSpec::from_config(cfg, gpu_name), opt);
+  return model::analyze(s, model::GpuSpec::from_config(cfg), opt);
 }
 
 nlohmann::ordered_json fa3_result_json(const RunResult& r, const Config& cfg,

@@ -200,7 +200,7 @@ ModelRun evaluate_model(const ModelFlags& f, std::string_view default_sweep) {
     if (!mhz || *mhz < 1) user_error("--clock-mhz must be a positive number, got '{}'", f.clock_mhz);
     set_clock_mhz(cfg, *mhz, "--clock-mhz", "--clock-mhz");
   }
-  run.gpu = model::GpuSpec::from_config(cfg, f.gpu.gpu);
+  run.gpu = model::GpuSpec::from_config(cfg);
 
   std::vector<std::size_t> idx(sweeps.size(), 0);
   run.points.reserve(std::size_t(total));

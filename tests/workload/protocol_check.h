@@ -1,7 +1,7 @@
 // An untimed interpreter of the synchronization semantics (stages, fills, named barriers) used to
 // check that synthesized traces complete: every TMA fill lands at once, GEMMs and stores are free,
 // WarpGroups run round robin. A thread waits on MB_WAIT for fill max(waits, releases) of its own,
-// the rule src/workload/ISA_REQUESTS.md item 1 asks the core for.
+// the core's rule (docs/trace-format.md, MB_WAIT).
 #pragma once
 #include <map>
 #include <memory>
