@@ -122,7 +122,7 @@ void run_command(const MbOpts& o) {
     user_error("unknown microbenchmark '{}' (known: {})", o.name, fmt::join(names, ", "));
   std::optional<microbench::Csv> measured;
   if (!o.compare.empty()) {
-    measured = microbench::read_csv(o.compare);
+    measured = microbench::read_measured_csv(o.compare);
     points_from_csv(o.name, *measured, mo, !o.ws.empty());
   }
   Config base = make_config(o.gpu);
