@@ -10,12 +10,18 @@
 
 #include "cli/common.h"
 #include "cli/model_flags.h"
-#include "cli/svg_chart.h"
+#include "report/svg_chart.h"
 #include "sim/csv.h"
 #include "sim/error.h"
 #include "sim/files.h"
 
 namespace simfa::cli {
+
+using report::Chart;
+using report::ChartSeries;
+using report::render_svg;
+using report::TickStyle;
+
 namespace {
 
 constexpr const char* kBlue = "#1f77b4";
