@@ -56,7 +56,7 @@ void add_ablate_command(CLI::App& app) {
     j["variants"] = nlohmann::ordered_json::array();
 
     if (!o->csv.empty()) {
-      for (const char* flag : {"--batch", "--seqlen", "--kv-seqlen", "--heads-kv", "--group", "--head-dim", "--dtype",
+      for (const char* flag : {"--batch", "--seqlen", "--seqlen-q", "--kv-seqlen", "--heads-kv", "--group", "--head-dim", "--dtype",
                                "--causal", "--model"})
         if (cmd->get_option(flag)->count())
           user_error("simfa ablate: {} cannot be combined with --measurements (the CSV gives each case's shape)", flag);
