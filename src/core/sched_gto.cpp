@@ -9,11 +9,7 @@ class Gto final : public WarpScheduler {
  public:
   int select(const IssueCandidates& c) const override {
     if (c.last >= 0 && c.eligible(static_cast<std::uint32_t>(c.last))) return c.last;
-    int chosen = -1;
-    for (std::uint32_t s : c.live)
-      if (c.eligible(s) && (chosen < 0 || c.age(s) < c.age(static_cast<std::uint32_t>(chosen))))
-        chosen = static_cast<int>(s);
-    return chosen;
+    return c.oldest_eligible();
   }
 };
 

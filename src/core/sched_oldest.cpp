@@ -8,13 +8,7 @@ namespace {
 
 class OldestFirst final : public WarpScheduler {
  public:
-  int select(const IssueCandidates& c) const override {
-    int chosen = -1;
-    for (std::uint32_t s : c.live)
-      if (c.eligible(s) && (chosen < 0 || c.age(s) < c.age(static_cast<std::uint32_t>(chosen))))
-        chosen = static_cast<int>(s);
-    return chosen;
-  }
+  int select(const IssueCandidates& c) const override { return c.oldest_eligible(); }
 };
 
 }  // namespace

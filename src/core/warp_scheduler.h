@@ -20,6 +20,13 @@ class IssueCandidates {
   virtual bool eligible(std::uint32_t slot) const = 0;
   // Placement order of thread `slot`: lower is older.
   virtual std::uint64_t age(std::uint32_t slot) const = 0;
+  // The oldest eligible live thread, or -1.
+  int oldest_eligible() const {
+    int chosen = -1;
+    for (std::uint32_t s : live)
+      if (eligible(s) && (chosen < 0 || age(s) < age(static_cast<std::uint32_t>(chosen)))) chosen = static_cast<int>(s);
+    return chosen;
+  }
 
   std::span<const std::uint32_t> live;  // slots of the SM's live threads, ascending
   int last;                             // the slot chosen last (-1 before the first choice)
