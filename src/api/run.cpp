@@ -107,7 +107,9 @@ RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions
   gpu.register_stats(stats);
   mem->register_stats(stats);
   const auto t0 = std::chrono::steady_clock::now();
+  src.run_started(engine, stats);
   const core::GpuResult g = gpu.run(opts.poll);
+  src.run_finished(g.cycles, stats);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   RunResult r;
   r.cycles = g.cycles;
@@ -118,6 +120,7 @@ RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions
   r.ctas = g.ctas;
   r.events = g.events;
   r.ticks = g.ticks;
+  r.sampling = src.sampling();
   stats.formula("gpu.cycles", [c = g.cycles] { return static_cast<double>(c); }, "cycles",
                 "kernel duration in SM cycles");
   stats.formula("gpu__time_duration.sum", [ns = r.latency_us * 1e3] { return ns; }, "ns",
@@ -137,6 +140,13 @@ nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
   j["sim_cycles_per_s"] = r.sim_cycles_per_s;
   j["sim_events"] = r.events;
   j["sim_ticks"] = r.ticks;
+  j["sampling"] = {{"requested", r.sampling.requested},
+                   {"sampled", r.sampling.sampled},
+                   {"note", r.sampling.note},
+                   {"detail_fraction", r.sampling.detail_fraction},
+                   {"error_estimate", r.sampling.error_estimate},
+                   {"spans", r.sampling.spans},
+                   {"check_errors", r.sampling.check_errors}};
   j["config"] = cfg.to_json();
   j["stats"] = r.stats;
   j["stat_docs"] = r.stat_docs;

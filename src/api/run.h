@@ -60,6 +60,7 @@ struct RunResult {
   std::uint64_t ticks = 0;   // component ticks processed
   nlohmann::ordered_json stats;  // {name: value}
   nlohmann::json stat_docs;      // {name pattern: {unit, doc}}
+  trace::SamplingReport sampling;  // what a sampled run fast-forwarded (docs/sampling.md)
   // The statistic `name`; InternalError when this run has none of that name (a misspelt name is
   // never read as 0). For a statistic that only some memory models produce, use find_stat.
   double stat(const std::string& name) const;

@@ -103,7 +103,8 @@ std::string run_summary(const RunResult& r, int num_sms) {
   s += fmt::format("tensor pipe busy  {:.1f}%\n", frac(total("tensor.busy_cycles")));
   s += fmt::format("TMA unit busy     {:.1f}%\n", frac(total("tma.busy_cycles")));
   s += fmt::format("issue slots used  {:.1f}%\n", frac(total("issue_cycles")));
-  s += fmt::format("simulation        {:.3f} s wall, {:.0f} simulated cycles/s\n", r.sim_wall_s, r.sim_cycles_per_s);
+  s += fmt::format("simulation        {:.3f} s wall, {:.0f} simulated cycles/s; {}\n", r.sim_wall_s,
+                   r.sim_cycles_per_s, r.sampling.note.empty() ? "full detail" : r.sampling.note);
   return s;
 }
 

@@ -79,7 +79,7 @@ bool Sm::can_admit(const trace::KernelInfo& k) const {
 }
 
 bool Sm::has_timed_work(Cycle now) const {
-  if (!bubble_threads_.empty()) return true;
+  if (!bubble_threads_.empty() || sleep_until_ > now) return true;
   for (const std::uint32_t s : live_ctas_)
     if (ctas_[s].start > now) return true;
   return false;
@@ -330,6 +330,22 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     t.slot_wait = false;
   }
   const Instr in = t.buf[t.pos];
+  // Sampled simulation's own instructions (docs/sampling.md): not the kernel's, not counted.
+  if (in.op == Op::BUBBLE && (in.flags & trace::kBubbleSleep)) {
+    // Work that is not simulated: the thread waits, using no pipe.
+    sleep_until_ = std::max(sleep_until_, now + in.cycles());
+    return advance(slot, now, now + in.cycles());
+  }
+  if ((in.op == Op::TMA_TENSOR || in.op == Op::TMA_BULK || in.op == Op::TMA_STORE) && (in.flags & trace::kTmaWarm)) {
+    // Functional warming: the skipped work's lines enter the L2; nothing else happens.
+    warm_lines_.clear();
+    if (in.op == Op::TMA_BULK)
+      bulk_lines(in.gmem, in.bytes(), p_.tma.line_bytes, warm_lines_);
+    else
+      tensor_box_lines(k_.tmap(in.map), in.gmem, true, p_.tma.line_bytes, warm_lines_);
+    for (const LineReq& l : warm_lines_) mem_.warm(l.line, l.sectors, in.op == Op::TMA_STORE);
+    return advance(slot, now, now + 1);
+  }
   Cta& c = ctas_[t.cta_slot];
   ++c_.issued;
   ++c_.by_op[static_cast<int>(in.op)];

@@ -210,6 +210,8 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   std::vector<Retiring> retiring_;
   std::vector<std::uint32_t> retiring_free_;
   std::vector<std::uint32_t> bubble_threads_;  // slots whose BUBBLE is still running
+  Cycle sleep_until_ = 0;            // end of the latest sampled-simulation sleep (trace::kBubbleSleep)
+  std::vector<LineReq> warm_lines_;  // scratch of functional warming (trace::kTmaWarm)
   Counters c_;
 };
 

@@ -258,4 +258,8 @@ std::uint64_t Hierarchy::total(std::uint64_t SliceCounters::*field) const {
   return sum;
 }
 
+void Hierarchy::warm(Addr line, std::uint8_t sectors, bool write) {
+  slices_[home_slice(line)]->warm(line / p_.line_bytes, sectors, write);
+}
+
 }  // namespace simfa::mem

@@ -42,6 +42,7 @@ class Hierarchy final : public MemorySystem,
   bool try_send(const MemReq& r, Cycle now) override;
   void register_stats(Stats& s) override;
   std::uint64_t in_flight() const override { return in_flight_; }
+  void warm(Addr line, std::uint8_t sectors, bool write) override;
   std::uint32_t line_bytes() const override { return p_.line_bytes; }
 
   void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;

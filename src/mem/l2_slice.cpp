@@ -256,6 +256,21 @@ void L2Slice::insert_shadow(std::uint64_t line, std::uint8_t sectors, Cycle now)
   evict(v, now);
 }
 
+void L2Slice::warm(std::uint64_t line, std::uint8_t sectors, bool write) {
+  // Written lines are warmed dirty, so the L2 holds as many dirty lines as the real kernel's and
+  // evicts (writes back) what it would. Known limit (docs/sampling.md): a warmed line's write-back
+  // is counted when detailed work evicts it and again in the skipped work's extrapolation.
+  const std::uint8_t dirty = write ? sectors : 0;
+  const std::int32_t idx = tags_.find(line);
+  if (idx != TagArray::kMiss) {
+    tags_.add_sectors(idx, sectors, dirty);
+    tags_.touch(idx);
+    return;
+  }
+  TagArray::Victim v;
+  tags_.insert(line, sectors, dirty, false, v);
+}
+
 void L2Slice::drop_shadow(std::uint64_t line) {
   const std::int32_t idx = tags_.find(line);
   if (idx != TagArray::kMiss && tags_.shadow(idx)) tags_.invalidate(idx);

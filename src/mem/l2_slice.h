@@ -48,6 +48,8 @@ class L2Slice final : public Component {
   // held those sectors.
   void insert_shadow(std::uint64_t line, std::uint8_t sectors, Cycle now);
   void drop_shadow(std::uint64_t line);
+  // Functional warming (MemorySystem::warm): line index `line` as its home slice holds it.
+  void warm(std::uint64_t line, std::uint8_t sectors, bool write);
   const TagArray& tags() const { return tags_; }
 
   // Requests counted against the crossbar credits: queued in lanes near/far, not yet looked up.

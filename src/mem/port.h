@@ -61,6 +61,11 @@ class MemorySystem {
   // Requests accepted and not yet answered (conservation checks and the end of a run).
   virtual std::uint64_t in_flight() const = 0;
   virtual std::uint32_t line_bytes() const = 0;
+  // Sampled simulation's functional warming (docs/sampling.md): the line is placed in the cache
+  // as the skipped work would have left it (sectors valid, dirty when written), without time,
+  // traffic or statistics; what it evicts is dropped (its write-back is part of the extrapolated
+  // statistics). Memory models without cache state ignore it.
+  virtual void warm(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/) {}
 };
 
 // Builds the memory system named by `mem.model` for `num_sms` SMs.

@@ -53,4 +53,24 @@ nlohmann::json Stats::docs_json() const {
   return j;
 }
 
+std::vector<std::uint64_t> Stats::counter_values() const {
+  std::vector<std::uint64_t> v;
+  for (const Entry& e : entries_)
+    if (e.counter) v.push_back(*e.counter);
+  return v;
+}
+
+void Stats::add_to_counters(const std::vector<double>& extra) {
+  std::size_t i = 0;
+  for (Entry& e : entries_) {
+    if (!e.counter) continue;
+    if (i >= extra.size()) break;
+    const double x = extra[i++];
+    // The counter belongs to a component (registered read-only for output); only a sampled run's
+    // extrapolation writes it, after the simulation has ended.
+    auto* c = const_cast<std::uint64_t*>(e.counter);
+    if (x > 0) *c += static_cast<std::uint64_t>(x + 0.5);
+  }
+}
+
 }  // namespace simfa

@@ -28,6 +28,12 @@ class Stats {
   nlohmann::json docs_json() const;
   std::size_t size() const { return entries_.size(); }
 
+  // Sampled simulation (docs/sampling.md): the counters' values in registration order, and adding
+  // extrapolated counts (rounded) for work that was fast-forwarded instead of simulated. The
+  // components own the counters; formulas that read the same fields see the sum.
+  std::vector<std::uint64_t> counter_values() const;
+  void add_to_counters(const std::vector<double>& extra);
+
  private:
   struct Entry {
     std::string name, unit, doc;

@@ -150,6 +150,11 @@ Instr Instr::bubble(std::uint32_t cycles, bool fixed) {
   i.flags = fixed ? kBubbleFixed : 0;
   return i;
 }
+Instr Instr::sleep(std::uint32_t cycles) {
+  Instr i = bubble(cycles);
+  i.flags = kBubbleSleep;
+  return i;
+}
 Instr Instr::ldg(std::uint64_t gmem, std::uint32_t bytes) {
   Instr i;
   i.op = Op::LDG;
@@ -334,7 +339,9 @@ std::string format(const Instr& in) {
       return fmt::format("{} {} {} {} {} {} {} {} {} {} {} {}", name, in.d, hex(in.smem), hex(in.gmem), in.m, in.n,
                          in.k, dtype_name(static_cast<DType>(in.dtype)), in.flags & 1,
                          in.mode == static_cast<int>(MmaMode::RS) ? "RS" : "SS", (in.flags >> 1) & 1, in.id);
-    case Op::BUBBLE: return fmt::format("{} {}{}", name, in.cycles(), (in.flags & kBubbleFixed) ? " fixed=1" : "");
+    case Op::BUBBLE:
+      return fmt::format("{} {}{}{}", name, in.cycles(), (in.flags & kBubbleFixed) ? " fixed=1" : "",
+                         (in.flags & kBubbleSleep) ? " (sampled: fast-forward)" : "");
     case Op::LDG: return fmt::format("{} {} {}", name, hex(in.gmem), in.bytes());
     case Op::kCount: break;
   }

@@ -38,6 +38,14 @@ enum class DType : std::uint8_t { F16, BF16, E4M3, E5M2, TF32 };
 // BUBBLE flags: a measured duration (from an instrumentation log), taken as it is: not slowed by
 // the tensor pipe or by other bubbles.
 inline constexpr std::uint8_t kBubbleFixed = 1;
+// BUBBLE flag of sampled simulation (docs/sampling.md): the WarpGroup is fast-forwarded over work
+// that was not simulated; it waits `count` cycles using no pipe and is not a bubble in the
+// statistics. Generated only by a sampling TraceSource; the text trace format has no spelling.
+inline constexpr std::uint8_t kBubbleSleep = 2;
+// TMA_TENSOR / TMA_BULK / TMA_STORE flag of sampled simulation: functional warming. The lines of
+// the copy are placed in the L2 as the skipped work would have left them (MemorySystem::warm),
+// with no time, traffic, stage or group effect. Generated only by a sampling TraceSource.
+inline constexpr std::uint8_t kTmaWarm = 1;
 enum class MmaMode : std::uint8_t { SS, RS };
 
 std::string_view op_name(Op op);
@@ -104,6 +112,7 @@ struct Instr {
   static Instr bar_arrive(std::uint16_t bid);
   static Instr bar_wait(std::uint16_t bid, std::uint32_t k);
   static Instr bubble(std::uint32_t cycles, bool fixed = false);
+  static Instr sleep(std::uint32_t cycles);  // BUBBLE with kBubbleSleep
   static Instr ldg(std::uint64_t gmem, std::uint32_t bytes);
 
  private:

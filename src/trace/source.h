@@ -10,7 +10,23 @@
 
 #include "trace/isa.h"
 
+namespace simfa {
+class Engine;
+class Stats;
+}  // namespace simfa
+
 namespace simfa::trace {
+
+// What a sampled simulation did (docs/sampling.md), for the run's report.
+struct SamplingReport {
+  bool requested = false;       // the configuration asked for sampling (sample.mode)
+  bool sampled = false;         // some work was fast-forwarded instead of simulated
+  std::string note;             // one line: what was sampled, or why the run stayed in full detail
+  double detail_fraction = 1;   // fraction of the kernel's KV blocks simulated in detail
+  double error_estimate = 0;    // estimated relative latency error, from the check windows
+  int spans = 0;                // fast-forward spans
+  std::vector<double> check_errors;  // per check window: (measured - predicted) / predicted time
+};
 
 // One logical thread's instructions, consumed in order, once.
 class InstrStream {
@@ -43,6 +59,12 @@ class TraceSource {
   // True when instructions from this source were already validated (files: by the reader).
   // Otherwise the core validates each instruction as it fetches it.
   virtual bool prevalidated() const { return false; }
+  // Sampled simulation (docs/sampling.md): a source that fast-forwards sees the simulated clock
+  // and the statistics while the kernel runs, adds its extrapolated counts when it has ended, and
+  // says what it did. Sources that simulate everything ignore these.
+  virtual void run_started(const Engine&, Stats&) {}
+  virtual void run_finished(Cycle /*end*/, Stats&) {}
+  virtual SamplingReport sampling() const { return {}; }
 };
 
 // An instruction stream over a vector, optionally with source locations.

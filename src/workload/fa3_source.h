@@ -8,6 +8,7 @@
 #include "spec/attention.h"
 #include "trace/source.h"
 #include "workload/programs.h"
+#include "workload/sampler.h"
 
 namespace simfa {
 class Config;
@@ -25,12 +26,16 @@ class Fa3Source final : public trace::TraceSource {
   std::uint32_t wgs_per_cta(std::uint32_t cta) const override;
   trace::CtaProgram open(std::uint32_t cta) override;
   bool prevalidated() const override { return false; }
+  void run_started(const Engine& engine, Stats& stats) override;
+  void run_finished(Cycle end, Stats& stats) override;
+  trace::SamplingReport sampling() const override;
 
   const Fa3Kernel& fa3() const { return plan_->k; }
   const Fa3Plan& plan() const { return *plan_; }
 
  private:
   std::shared_ptr<const Fa3Plan> plan_;
+  std::unique_ptr<Fa3Sampler> sampler_;  // sample.mode = on
 };
 
 }  // namespace simfa::workload

@@ -8,6 +8,36 @@ namespace simfa::workload {
 
 void register_workload_params(ParamRegistry& r) {
   using T = ParamType;
+  // Sampled simulation (docs/sampling.md). These are the sampler's method parameters, not
+  // properties of a GPU: they trade simulation time against the sampling error it reports.
+  r.add({"sample.mode", T::Enum, "off", "",
+         "sampled simulation of FA3: 'on' simulates windows in detail and fast-forwards the steady state "
+         "in between (docs/sampling.md); 'off' simulates every block",
+         "docs/sampling.md", 0, 0, {"off", "on"}});
+  r.add({"sample.window_blocks", T::Int, "8", "blocks",
+         "a measurement window ends when the running CTAs completed this many KV blocks each",
+         "docs/sampling.md (method parameter)", 1, 1000000, {}});
+  r.add({"sample.warmup_windows", T::Int, "2", "windows",
+         "windows dropped at the start (cold caches, pipeline fill) before the fit uses any",
+         "docs/sampling.md (method parameter)", 0, 1000, {}});
+  r.add({"sample.min_windows", T::Int, "4", "windows",
+         "steady-state windows before the first fast-forward span",
+         "docs/sampling.md (method parameter)", 1, 1000, {}});
+  r.add({"sample.tolerance", T::Float, "0.01", "fraction",
+         "steady state: the block cost fitted on the latest sample.min_windows windows is within this "
+         "fraction of the fit on the windows before them",
+         "docs/sampling.md (method parameter)", 0.0001, 1, {}});
+  r.add({"sample.checks", T::Int, "3", "checks",
+         "detail check points between fast-forward spans (each measures the fit's error and refines it)",
+         "docs/sampling.md (method parameter)", 0, 1000, {}});
+  r.add({"sample.check_windows", T::Int, "2", "windows",
+         "windows per check point", "docs/sampling.md (method parameter)", 1, 1000, {}});
+  r.add({"sample.tail_blocks", T::Int, "16", "blocks",
+         "KV blocks at the end of every CTA that always run in detail (the kernel's tail)",
+         "docs/sampling.md (method parameter)", 1, 1000000000, {}});
+  r.add({"sample.min_skip_blocks", T::Int, "16", "blocks",
+         "a CTA's fast-forward must skip at least this many blocks (shorter spans run in detail)",
+         "docs/sampling.md (method parameter)", 1, 1000000000, {}});
   r.add({"fa3.kernel", T::Enum, "fa3", "",
          "which attention kernel is modelled: 'fa3' (FlashAttention-3's hopper/ forward kernel, fa3.version "
          "picks the release) or 'simfa-attn' (simfa's own gpu/attn kernel: FA3's current structure at head "

@@ -4,6 +4,9 @@
 // tiles exactly as FA3's pipeline state is (K(n) and V(n) share a stage index).
 #include "workload/programs.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace simfa::workload {
 
 using ids::kBarEpilogue;
@@ -11,8 +14,140 @@ using ids::kBarO;
 using ids::kBarSchedEmpty;
 using ids::kBarSchedFull;
 
+namespace {
+
+// Sampled simulation (workload/sampler.h): every WarpGroup of a CTA asks the sampler at the same
+// points, before a tile's prologue and before each further block, and follows the same cuts: it
+// sleeps the predicted time of the skipped work and continues where the cut says.
+// Functional warming of a cut (docs/sampling.md): the TMA copies of the last part of the skipped
+// work, oldest first, flagged trace::kTmaWarm: the loads (producer) or the O stores (the consumers
+// that store) of the last `warm_tiles` skipped tiles and the K/V loads of the last `kv` skipped
+// blocks (one sweep of a tile's KV range), so that the L2 holds what the real kernel would have left.
+struct Warm {
+  const Fa3Plan& plan;
+  std::uint32_t cta;
+  int wg;  // -1: the producer; else the consumer index
+  std::uint64_t warm_tiles;
+
+  void operator()(std::int64_t i, std::int64_t q, const Cut& c, std::vector<trace::Instr>& out) const {
+    const Fa3Kernel& k = plan.k;
+    const Fa3Emitter& e = plan.em;
+    const auto rank = cta % static_cast<std::uint32_t>(k.cluster);
+    const bool stores_o = wg >= 0 && (k.paper_recipe || k.o_from_registers || wg == k.consumer_wgs - 1);
+    if (wg >= 0 && !stores_o) return;
+    // Count the skipped blocks and tiles, then emit the last ones.
+    std::int64_t blocks = 0, tiles = 0;
+    Tile t;
+    auto walk = [&](auto&& f) {
+      for (std::int64_t ti = i; ti <= c.tile && plan.sched.tile(cta, ti, t); ++ti) {
+        const BlockRange r = block_range(k, t.m_block);
+        const std::int64_t n = r.count();
+        const std::int64_t from = ti == i ? q : 0, to = ti == c.tile ? c.pos : n;
+        if (n == 0 || from >= to) continue;
+        f(t, r, from, to);
+      }
+    };
+    walk([&](const Tile&, const BlockRange&, std::int64_t from, std::int64_t to) {
+      blocks += to - from;
+      ++tiles;
+    });
+    const std::int64_t kv = k.n_blocks;
+    std::int64_t b = 0, tn = 0;
+    std::vector<trace::Instr> tmp;
+    auto keep = [&](bool write) {
+      for (trace::Instr in : tmp) {
+        const bool tma = in.op == trace::Op::TMA_TENSOR || in.op == trace::Op::TMA_BULK || in.op == trace::Op::TMA_STORE;
+        if (!tma || (in.op == trace::Op::TMA_STORE) != write) continue;
+        in.flags = trace::kTmaWarm;
+        out.push_back(in);
+      }
+      tmp.clear();
+    };
+    walk([&](const Tile& tt, const BlockRange& r, std::int64_t from, std::int64_t to) {
+      const bool late_tile = tn++ >= tiles - static_cast<std::int64_t>(warm_tiles);
+      if (wg < 0) {
+        if (late_tile) e.load_q(tmp, tt);
+        for (std::int64_t p = from; p < to; ++p, ++b) {
+          if (b < blocks - kv) continue;
+          e.load_k(tmp, 0, tt, r.n_max - 1 - p, rank);
+          e.load_v(tmp, 0, tt, r.n_max - 1 - p, rank);
+        }
+        keep(false);
+      } else if (late_tile) {
+        if (k.o_from_registers) e.store_o_from_registers(tmp, tt, wg);
+        else e.store_o(tmp, tt, k.paper_recipe ? 64 * wg : 0);
+        keep(true);
+      }
+    });
+  }
+};
+
+struct Resume {
+  std::int64_t tile = -1, pos = 0;  // a cut into a later tile: continue there
+  std::uint64_t sleep = 0;          // not yet slept
+  std::vector<trace::Instr> warm;   // not yet issued
+  const Warm* warmer = nullptr;
+
+  static void emit_sleep(std::vector<trace::Instr>& o, std::uint64_t cycles) {
+    while (cycles > 0) {
+      const auto d = static_cast<std::uint32_t>(std::min<std::uint64_t>(cycles, 1u << 31));
+      o.push_back(trace::Instr::sleep(d));
+      cycles -= d;
+    }
+  }
+  void flush(std::vector<trace::Instr>& o) {
+    o.insert(o.end(), warm.begin(), warm.end());
+    // Each warming copy issues in a cycle of its own: the sleep is that much shorter.
+    const std::uint64_t w = warm.size();
+    warm.clear();
+    const std::uint64_t d = sleep - std::min<std::uint64_t>(sleep, w);
+    sleep = 0;
+    emit_sleep(o, d);
+  }
+  // Before tile i's prologue: false when the tile is skipped; else `p` is its first position.
+  bool enter(Fa3Sampler& s, std::uint32_t cta, std::int64_t i, std::vector<trace::Instr>& o, std::int64_t& p) {
+    p = 0;
+    if (tile > i) return false;
+    if (tile == i) {
+      p = pos;
+      tile = -1;
+    } else if (const Cut c = s.at(cta, i, 0); c.cut) {
+      (*warmer)(i, 0, c, warm);
+      sleep += c.sleep;
+      if (c.tile > i) {
+        tile = c.tile, pos = c.pos;
+        return false;
+      }
+      p = c.pos;
+    }
+    flush(o);
+    return true;
+  }
+  // The position after `p` in tile i of N blocks, into `q`; false when the tile's blocks end here
+  // (also when a cut continues in a later tile: its sleep comes before that tile).
+  bool next(Fa3Sampler* s, std::uint32_t cta, std::int64_t i, std::int64_t N, std::vector<trace::Instr>& o,
+            std::int64_t p, std::int64_t& q) {
+    q = p + 1;
+    if (q >= N) return false;
+    if (!s) return true;
+    const Cut c = s->at(cta, i, q);
+    if (!c.cut) return true;
+    (*warmer)(i, q, c, warm);
+    sleep += c.sleep;
+    if (c.tile > i) {
+      tile = c.tile, pos = c.pos;
+      return false;
+    }
+    flush(o);
+    q = c.pos;
+    return true;
+  }
+};
+
+}  // namespace
+
 StepGen producer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
-                         std::vector<trace::Instr>* out) {
+                         std::vector<trace::Instr>* out, Fa3Sampler* smp) {
   const Fa3Kernel& k = plan->k;
   const Fa3Emitter& e = plan->em;
   auto& o = *out;
@@ -22,37 +157,47 @@ StepGen producer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
   const bool dynamic = claims_tiles(k.scheduler);
   std::uint64_t it = 0;   // blocks this CTA has processed (pipeline stage counter)
   std::int64_t work = 0;  // non-empty tiles processed (FA3's work_idx)
+  Resume rs;              // sampled simulation: where a fast-forward continues
+  const Warm warmer{*plan, cta, -1, smp ? smp->warm_tiles() : 0};
+  rs.warmer = &warmer;
   Tile t;
   for (std::int64_t i = 0; plan->sched.tile(cta, i, t); ++i) {
     const BlockRange r = block_range(k, t.m_block);
     const std::int64_t N = r.count();
+    std::int64_t p = 0;  // position (0 = block n_max-1) of the block being loaded
+    if (N > 0 && smp && !rs.enter(*smp, cta, i, o, p)) continue;
     if (N > 0) {
+      std::int64_t x = 0;  // blocks loaded in this tile (the stage counter's offset)
       auto st = [&](std::int64_t j) { return static_cast<int>((it + j) % k.stages); };
-      auto blk = [&](std::int64_t j) { return r.n_max - 1 - j; };
+      auto blk = [&](std::int64_t q) { return r.n_max - 1 - q; };
       // K(N-1); QueryEmpty + Q (ACQUIRE of the Q stage); barrier_O from the previous tile's store.
-      e.load_k(o, st(0), t, blk(0), rank);
+      e.load_k(o, st(0), t, blk(p), rank);
       e.load_q(o, t);
       if (uses_barrier_o && work > 0) e.bar_sync(o, kBarO, 1);
       co_yield 0;
       // simfa-attn's producer has this one order for both consumer schedules.
       if (k.intra_wg_overlap || k.impl == Impl::SimfaAttn) {
         // K(N-2), V(N-1), K(N-3), V(N-2), ..., K(0), V(1); then V(0).
-        for (std::int64_t j = 1; j < N; ++j) {
-          e.load_k(o, st(j), t, blk(j), rank);
-          e.load_v(o, st(j - 1), t, blk(j - 1), rank);
+        for (std::int64_t q; rs.next(smp, cta, i, N, o, p, q);) {
+          ++x;
+          e.load_k(o, st(x), t, blk(q), rank);
+          e.load_v(o, st(x - 1), t, blk(p), rank);
+          p = q;
           co_yield 0;
         }
-        e.load_v(o, st(N - 1), t, blk(N - 1), rank);
+        e.load_v(o, st(x), t, blk(p), rank);
       } else {
         // V(N-1), then K(n), V(n) for n = N-2 ... 0.
-        e.load_v(o, st(0), t, blk(0), rank);
-        for (std::int64_t j = 1; j < N; ++j) {
-          e.load_k(o, st(j), t, blk(j), rank);
-          e.load_v(o, st(j), t, blk(j), rank);
+        e.load_v(o, st(0), t, blk(p), rank);
+        for (std::int64_t q; rs.next(smp, cta, i, N, o, p, q);) {
+          ++x;
+          e.load_k(o, st(x), t, blk(q), rank);
+          e.load_v(o, st(x), t, blk(q), rank);
+          p = q;
           co_yield 0;
         }
       }
-      it += static_cast<std::uint64_t>(N);
+      it += static_cast<std::uint64_t>(x + 1);
       ++work;
     }
     if (dynamic) {
@@ -98,7 +243,7 @@ struct ConsumerCtx {
 }  // namespace
 
 StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta, int wg,
-                         std::vector<trace::Instr>* out) {
+                         std::vector<trace::Instr>* out, Fa3Sampler* smp) {
   const Fa3Kernel& k = plan->k;
   ConsumerCtx x{k, plan->em, *out, wg, k.consumer_wgs, k.version == Version::Current};
   const Fa3Emitter& e = x.e;
@@ -118,14 +263,20 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
 
   std::uint64_t it = 0;
   std::int64_t work = 0;
+  Resume rs;  // sampled simulation: where a fast-forward continues
+  const Warm warmer{*plan, cta, wg, smp ? smp->warm_tiles() : 0};
+  rs.warmer = &warmer;
   Tile t;
   for (std::int64_t i = 0; plan->sched.tile(cta, i, t); ++i) {
     const BlockRange r = block_range(k, t.m_block);
     const std::int64_t N = r.count();
+    std::int64_t p = 0;  // position (0 = block n_max-1) of the block being computed
+    if (N > 0 && smp && !rs.enter(*smp, cta, i, o, p)) continue;
+    const bool marks = smp && x.c == 0;  // consumer 0 tells the sampler where the CTA is
     if (N > 0) {
+      std::int64_t b = 0;  // blocks computed in this tile (the stage counter's offset)
       auto st = [&](std::int64_t j) { return static_cast<int>((it + j) % k.stages); };
-      auto blk = [&](std::int64_t j) { return r.n_max - 1 - j; };
-      auto masked = [&](std::int64_t j) { return block_masked(k, r, blk(j)); };
+      auto masked = [&](std::int64_t q) { return block_masked(k, r, r.n_max - 1 - q); };
       // Original: the previous tile's O store is waited for (smem read) right after the first QK
       // GEMM's issue, then barrier_O, which the producer waits on before its first V load.
       auto original_barrier_o = [&] {
@@ -134,6 +285,7 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
           e.bar_arrive(o, kBarO);
         }
       };
+      if (marks) smp->mark(cta, true);
       e.wait_q(o);
       if (k.intra_wg_overlap) {
         // Prologue: QK(N-1) alone.
@@ -146,43 +298,46 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
         e.mma_wait(o, 0);
         e.release_k(o, st(0));
         if (k.paper_bubbles) {
-          x.paper_softmax(masked(0));
+          x.paper_softmax(masked(p));
         } else {
           e.bubble(o, bc.mask + bc.softmax() + bc.convert_p + p_extra + (x.current ? bc.zero_o : 0));
         }
         co_yield 0;
         // Steady state: QK(j) with PV(j+1), softmax(j) overlapping PV(j+1).
-        for (std::int64_t j = 1; j < N; ++j) {
+        for (std::int64_t q; rs.next(smp, cta, i, N, o, p, q);) {
+          ++b;
+          if (marks) smp->mark(cta, false);
           const bool waits = !k.first_wg_waits_only || x.c == 0;
-          if (waits) e.wait_k(o, st(j));
+          if (waits) e.wait_k(o, st(b));
           if (k.paper_pingpong) x.paper_before_qk();
           if (pp) e.bar_sync(o, x.own_bar(), 1);
-          e.gemm_qk(o, x.c, st(j));
+          e.gemm_qk(o, x.c, st(b));
           if (!k.paper_bubbles && (!x.current || k.head_dim > 128))
             e.bubble(o, bc.rescale_o);  // original, or RescaleOBeforeGemm (hdim > 128)
-          if (waits) e.wait_v(o, st(j - 1));
-          e.gemm_pv(o, x.c, st(j - 1));
+          if (waits) e.wait_v(o, st(b - 1));
+          e.gemm_pv(o, x.c, st(b - 1));
           if (pp) e.bar_arrive(o, x.next_bar());
           e.mma_wait(o, 1);
-          e.release_k(o, st(j));
+          e.release_k(o, st(b));
           if (k.paper_bubbles) {
-            x.paper_softmax(masked(j));
+            x.paper_softmax(masked(q));
           } else {
-            e.bubble(o, (masked(j) ? bc.mask : 0) + bc.softmax());
+            e.bubble(o, (masked(q) ? bc.mask : 0) + bc.softmax());
           }
           e.mma_wait(o, 0);
-          e.release_v(o, st(j - 1));
+          e.release_v(o, st(b - 1));
           if (!k.paper_bubbles)
             e.bubble(o, bc.convert_p + p_extra + (x.current && k.head_dim <= 128 ? bc.rescale_o : 0));
+          p = q;
           co_yield 0;
         }
         // Tail: QueryEmpty, PV(n_min).
         e.release_q(o);
         if (!k.paper_bubbles && !x.current) e.bubble(o, bc.rescale_o);
-        e.wait_v(o, st(N - 1));
-        e.gemm_pv(o, x.c, st(N - 1));
+        e.wait_v(o, st(b));
+        e.gemm_pv(o, x.c, st(b));
         e.mma_wait(o, 0);
-        e.release_v(o, st(N - 1));
+        e.release_v(o, st(b));
         // O *= 1/row_sum (simfa-attn: in its epilogue bubble)
         if (!k.paper_bubbles && !k.o_from_registers) e.bubble(o, bc.rescale_o);
       } else {
@@ -190,31 +345,38 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
         // [QK(N-1)], [PV(j) .. QK(j-1)], ..., [PV(n_min)]. The original release had no such path;
         // with fa3.version=original it keeps the original's barrier_O hand-off.
         if (pp) e.bar_sync(o, x.own_bar(), 1);
-        for (std::int64_t j = 0; j < N; ++j) {
-          e.wait_k(o, st(j));
-          e.gemm_qk(o, x.c, st(j));
+        for (bool more = true; more;) {
+          e.wait_k(o, st(b));
+          e.gemm_qk(o, x.c, st(b));
           if (pp) e.bar_arrive(o, x.next_bar());
-          if (j == 0) original_barrier_o();
+          if (b == 0) original_barrier_o();
           e.mma_wait(o, 0);
-          e.release_k(o, st(j));
+          e.release_k(o, st(b));
           if (k.paper_bubbles) {
-            x.paper_softmax(masked(j));
+            x.paper_softmax(masked(p));
           } else {
-            e.bubble(o, (masked(j) ? bc.mask : 0) + bc.softmax() + bc.convert_p + p_extra +
-                            (j > 0 ? bc.rescale_o : 0));
+            e.bubble(o, (masked(p) ? bc.mask : 0) + bc.softmax() + bc.convert_p + p_extra +
+                            (b > 0 ? bc.rescale_o : 0));
           }
-          e.wait_v(o, st(j));
+          e.wait_v(o, st(b));
           if (pp) e.bar_sync(o, x.own_bar(), 1);
-          e.gemm_pv(o, x.c, st(j));
+          e.gemm_pv(o, x.c, st(b));
           e.mma_wait(o, 0);
-          e.release_v(o, st(j));
+          e.release_v(o, st(b));
           co_yield 0;
+          std::int64_t q;
+          more = rs.next(smp, cta, i, N, o, p, q);
+          if (more) {
+            ++b;
+            p = q;
+            if (marks) smp->mark(cta, false);
+          }
         }
         if (pp) e.bar_arrive(o, x.next_bar());
         e.release_q(o);
         if (!k.paper_bubbles && !k.o_from_registers) e.bubble(o, bc.rescale_o);
       }
-      it += static_cast<std::uint64_t>(N);
+      it += static_cast<std::uint64_t>(b + 1);
     }
     // Dynamic scheduler: read the next tile index (before the epilogue, as FA3 does).
     if (dynamic) {

@@ -8,6 +8,7 @@
 #include "trace/isa.h"
 #include "workload/emitter.h"
 #include "workload/fa3_kernel.h"
+#include "workload/sampler.h"
 #include "workload/step_gen.h"
 #include "workload/tile_scheduler.h"
 
@@ -23,11 +24,12 @@ struct Fa3Plan {
   Fa3Plan& operator=(const Fa3Plan&) = delete;
 };
 
-// The producer WarpGroup (warp 0's elected lane issues every load) of CTA `cta`.
+// The producer WarpGroup (warp 0's elected lane issues every load) of CTA `cta`. With a sampler
+// (sampled simulation, may be null) the programs skip the blocks it fast-forwards.
 StepGen producer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
-                         std::vector<trace::Instr>* out);
+                         std::vector<trace::Instr>* out, Fa3Sampler* smp = nullptr);
 // Consumer WarpGroup `wg` (0-based among the consumers) of CTA `cta`.
 StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta, int wg,
-                         std::vector<trace::Instr>* out);
+                         std::vector<trace::Instr>* out, Fa3Sampler* smp = nullptr);
 
 }  // namespace simfa::workload

@@ -1,0 +1,133 @@
+// Sampled simulation of the FA3 kernel (docs/sampling.md).
+//
+// FA3's mainloop repeats one step, a KV block, thousands of times per CTA. The sampler watches the
+// whole GPU in detail in windows of a few blocks per CTA, fits how long a block and a tile start
+// take and what each adds to every statistic, and then fast-forwards every CTA over the same span
+// of simulated time: each WarpGroup of the CTA skips the same KV blocks (and whole tiles) and
+// sleeps for their predicted duration, so stage indices, barrier phases, cluster partners and the
+// dynamic scheduler's hand-shakes stay consistent, and the memory system keeps the state the
+// detailed windows left in it. After each span the GPU runs in detail again for check windows
+// whose measured time, against the fitted prediction, gives the run's error estimate and refines
+// the fit. The last blocks of every CTA (the kernel's tail and its imbalance) always run in detail.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/types.h"
+#include "trace/source.h"
+
+namespace simfa {
+class Config;
+class Engine;
+class Stats;
+}  // namespace simfa
+
+namespace simfa::workload {
+
+struct Fa3Plan;
+
+struct SampleParams {
+  bool on = false;
+  int window_blocks = 8;    // a window ends when the running CTAs completed this many blocks each
+  int warmup_windows = 2;   // windows dropped at the start and after every fast-forward span
+  int min_windows = 4;      // steady-state windows before the first span
+  int checks = 3;           // detail check points between spans
+  int check_windows = 2;    // windows per check
+  int tail_blocks = 16;     // blocks at the end of every CTA that always run in detail
+  int min_skip_blocks = 16; // a span shorter than this (per CTA) is not worth taking
+  double tolerance = 0.01;
+  double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays  // steady state: block cost of the latest windows within this of the ones before
+  static SampleParams from_config(const Config& cfg);
+};
+
+// A fast-forward: sleep `sleep` cycles, then continue at position `pos` of the CTA's tile `tile`.
+struct Cut {
+  bool cut = false;
+  std::uint64_t sleep = 0;
+  std::int64_t tile = 0, pos = 0;
+};
+
+class Fa3Sampler {
+ public:
+  Fa3Sampler(const Fa3Plan& plan, SampleParams p);
+
+  void attach(const Engine& engine, Stats& stats);
+  // Every WarpGroup of CTA `cta` asks before it runs position `pos` (0 = before the prologue) of its
+  // tile `tile`; all WarpGroups of a cluster get the same answer whenever they ask.
+  Cut at(std::uint32_t cta, std::int64_t tile, std::int64_t pos);
+  // Consumer 0 of CTA `cta` starts a KV block (`tile_start`: the first block of a tile).
+  void mark(std::uint32_t cta, bool tile_start);
+  // The kernel ended at `end`: adds the extrapolated counts of the skipped work to `stats`.
+  void finish(Cycle end, Stats& stats);
+  trace::SamplingReport report() const;
+  // Functional warming replays the O stores and Q loads of this many skipped tiles per CTA: enough
+  // for the whole GPU's to fill the L2 once.
+  std::uint64_t warm_tiles() const { return warm_tiles_; }
+
+ private:
+  struct Window {
+    double cta_cycles = 0, blocks = 0, tiles = 0;
+    std::vector<double> delta;  // counter deltas
+  };
+  struct Fit {
+    double a = 0, b = 0;  // per block, per tile start
+  };
+  struct Cluster {
+    std::pair<std::int64_t, std::int64_t> frontier{-1, 0};  // latest (tile, pos) decided
+    std::map<std::pair<std::int64_t, std::int64_t>, Cut> cuts;
+    int span = -1;  // last span this cluster was cut in
+  };
+
+  Cycle now() const;
+  void account(Cycle now);  // integrates running CTAs over time
+  void close_window(Cycle now);
+  void refit();
+  Fit fit(const std::vector<double>& y_of) const;
+  void maybe_start_span(Cycle now);
+  bool steady();
+  double predicted_left(std::uint32_t leader) const;  // predicted cycles to the tail guard
+  Cut make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t pos, Cycle now);
+
+  const Fa3Plan& plan_;
+  SampleParams p_;
+  const Engine* engine_ = nullptr;
+  Stats* stats_ = nullptr;
+  std::uint32_t ctas_ = 0, cluster_ = 1;
+  std::uint64_t warm_tiles_ = 1;
+  // Per CTA: blocks of each of its tiles and the suffix sums (blocks from tile i on).
+  std::vector<std::vector<std::int32_t>> n_;
+  std::vector<std::vector<std::int64_t>> suffix_;
+  std::vector<std::int64_t> left_;  // blocks not yet started or skipped, per CTA
+  std::uint32_t running_ = 0;
+  std::vector<Cluster> clusters_;
+
+  // Windows.
+  bool open_ = false;
+  Cycle win_start_ = 0, last_t_ = 0;
+  double win_cta_cycles_ = 0, win_blocks_ = 0, win_tiles_ = 0;
+  std::vector<std::uint64_t> win_counters_;
+  int discard_ = 0;
+  std::vector<Window> windows_;  // valid steady-state windows
+  std::size_t recent_from_ = 0;  // first window of the latest detail period
+  Fit time_;
+  std::vector<Fit> counters_;
+
+  // Spans.
+  enum class Phase { Detail, Span, Check, Done } phase_ = Phase::Detail;
+  int span_id_ = -1;
+  Cycle span_start_ = 0, span_end_ = 0;
+  Cycle awake_from_ = 0;  // every CTA cut so far is awake again
+  int checks_left_ = 0;
+  int check_seen_ = 0;
+  double check_meas_ = 0, check_pred_ = 0;
+  std::vector<double> check_errors_;
+  // Skipped work, over all CTAs: blocks, tile starts, and CTA-cycles slept.
+  double total_blocks_ = 0, skipped_blocks_ = 0, skipped_tiles_ = 0, skipped_cycles_ = 0;
+  std::string why_detail_ = "the kernel ended before the sampler saw a steady state";
+  Cycle end_ = 0;
+};
+
+}  // namespace simfa::workload
