@@ -280,7 +280,7 @@ PYBIND11_MODULE(_simfa, m) {
 
   m.def("gpu_spec",
         [](const std::string& gpu, const std::vector<std::string>& sets) {
-          return model::GpuSpec::from_config(make_cfg(gpu, sets), gpu);
+          return model::GpuSpec::from_config(make_cfg(gpu, sets));
         },
         py::arg("gpu"), py::arg("sets") = std::vector<std::string>{},
         "GpuSpec of a preset (h800, h100, h200, h800-pcie) or TOML file, after key=value overrides");

@@ -61,7 +61,7 @@ model::Result fa3_analytic(const Config& cfg, const std::string& gpu_name, const
   opt.num_splits = 1;  // the simulated kernel does not split KV
   opt.cluster = k.cluster;
   opt.pack_gqa = k.pack_gqa ? model::PackGqa::On : model::PackGqa::Off;
-  return model::analyze(s, model::GpuSpec::from_config(cfg, gpu_name), opt);
+  return model::analyze(s, model::GpuSpec::from_config(cfg), opt);
 }
 
 nlohmann::ordered_json fa3_result_json(const RunResult& r, const Config& cfg,
@@ -70,9 +70,10 @@ nlohmann::ordered_json fa3_result_json(const RunResult& r, const Config& cfg,
   nlohmann::ordered_json j = result_json(r, cfg);
   j["tflops"] = f.tflops;
   j["peak_fraction"] = f.peak_tflops > 0 ? f.tflops / f.peak_tflops : 0.0;
-  j["l2_bytes"] = r.stat("lts__t_bytes.sum");
-  j["dram_read_bytes"] = r.stat("dram__bytes_read.sum");
-  j["dram_write_bytes"] = r.stat("dram__bytes_write.sum");
+  // Only a memory model with an L2 and DRAM has these (not mem.model = fixed): absent, never 0.
+  if (auto v = r.find_stat("lts__t_bytes.sum")) j["l2_bytes"] = *v;
+  if (auto v = r.find_stat("dram__bytes_read.sum")) j["dram_read_bytes"] = *v;
+  if (auto v = r.find_stat("dram__bytes_write.sum")) j["dram_write_bytes"] = *v;
   j["pipe_utilization"] = {{"tensor", r.stat("gpu.tensor.utilization")},
                            {"mufu", f.mufu_util},
                            {"fp32", f.fp32_util},

@@ -8,34 +8,38 @@
 #include <fmt/format.h>
 
 #include "core/gpu.h"
+#include "core/params.h"
 #include "mem/port.h"
 #include "sim/engine.h"
 #include "sim/error.h"
 #include "sim/stats.h"
+#include "sim/variants.h"
 
 namespace simfa {
 
 namespace {
-struct Ablation {
-  const char* name;
+struct AblationSwitch {
   const char* key;
   const char* value;
 };
-// Table 5 of the paper.
-constexpr Ablation kAblations[] = {
-    {"no-lrc", "mem.lrc.enabled", "false"},
-    {"simple-hash", "mem.l2.hash", "last-bits"},
-    {"no-dedup", "tma.dedup", "false"},
-};
+// Table 5 of the paper: each ablation's doc is the table's wording.
+constinit const Variant<AblationSwitch> kNoLrc{"no-lrc", "No LRC", {"mem.lrc.enabled", "false"}};
+constinit const Variant<AblationSwitch> kSimpleHash{"simple-hash", "Oversimplified hash", {"mem.l2.hash", "last-bits"}};
+constinit const Variant<AblationSwitch> kNoDedup{"no-dedup", "No line deduplication", {"tma.dedup", "false"}};
+const VariantList<AblationSwitch>& ablations() {
+  static const VariantList<AblationSwitch> list("--ablate", "ablation", {&kNoLrc, &kSimpleHash, &kNoDedup});
+  return list;
+}
 }  // namespace
 
 const std::vector<std::string>& ablation_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& a : kAblations) v.emplace_back(a.name);
-    return v;
-  }();
+  static const std::vector<std::string> names = ablations().names();
   return names;
+}
+
+std::string ablation_label(std::string_view name) {
+  const auto& a = ablations().get(name);
+  return fmt::format("{} ({})", a.doc, a.name);
 }
 
 void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_view origin) {
@@ -46,32 +50,32 @@ void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_v
 ClockChoice apply_clock_model(Config& cfg) {
   ClockChoice c;
   c.requested_hz = cfg.f("gpu.clock");
+  c.effective_hz = c.requested_hz;
   const double limit = cfg.f("gpu.power_limited_clock");
-  const bool limited = cfg.s("gpu.clock_model") == "power-limited" && limit > 0 && limit < c.requested_hz;
-  c.effective_hz = limited ? limit : c.requested_hz;
-  if (limited) {
-    c.why = fmt::format("{:.0f} MHz: power-limited (gpu.power_limited_clock, {}; gpu.clock {:.0f} MHz requested)",
-                        limit / 1e6, cfg.origin("gpu.power_limited_clock"), c.requested_hz / 1e6);
-    cfg.set("gpu.clock", fmt::format("{}Hz", limit), "gpu.clock_model = power-limited");
-  } else if (cfg.s("gpu.clock_model") == "fixed") {
-    c.why = fmt::format("{:.0f} MHz: gpu.clock as given ({}; gpu.clock_model = fixed)", c.requested_hz / 1e6,
-                        cfg.origin("gpu.clock"));
-  } else {
-    c.why = fmt::format("{:.0f} MHz: gpu.clock ({}; at or below the power limit{})", c.requested_hz / 1e6,
-                        cfg.origin("gpu.clock"), limit > 0 ? fmt::format(" of {:.0f} MHz", limit / 1e6) : " (none set)");
+  switch (core::clock_models().get(cfg.s("gpu.clock_model")).make) {
+    case core::ClockModel::Fixed:
+      c.why = fmt::format("{:.0f} MHz: gpu.clock as given ({}; gpu.clock_model = fixed)", c.requested_hz / 1e6,
+                          cfg.origin("gpu.clock"));
+      break;
+    case core::ClockModel::PowerLimited:
+      if (limit > 0 && limit < c.requested_hz) {
+        c.effective_hz = limit;
+        c.why = fmt::format("{:.0f} MHz: power-limited (gpu.power_limited_clock, {}; gpu.clock {:.0f} MHz requested)",
+                            limit / 1e6, cfg.origin("gpu.power_limited_clock"), c.requested_hz / 1e6);
+        cfg.set("gpu.clock", fmt::format("{}Hz", limit), "gpu.clock_model = power-limited");
+      } else {
+        c.why = fmt::format("{:.0f} MHz: gpu.clock ({}; at or below the power limit{})", c.requested_hz / 1e6,
+                            cfg.origin("gpu.clock"),
+                            limit > 0 ? fmt::format(" of {:.0f} MHz", limit / 1e6) : " (none set)");
+      }
+      break;
   }
   return c;
 }
 
 void apply_ablation(Config& cfg, std::string_view name) {
-  for (const auto& a : kAblations)
-    if (name == a.name) {
-      if (!cfg.registry().find(a.key))
-        throw UserError(fmt::format("--ablate {}: this build has no '{}' switch yet", name, a.key));
-      cfg.set(a.key, a.value, fmt::format("--ablate {}", name));
-      return;
-    }
-  throw UserError(fmt::format("--ablate: unknown ablation '{}' (known: no-lrc, simple-hash, no-dedup)", name));
+  const auto& a = ablations().get(name);
+  cfg.set(a.make.key, a.make.value, fmt::format("--ablate {}", name));
 }
 
 Config make_config(std::string_view gpu, const std::vector<std::string>& sets,
@@ -84,8 +88,14 @@ Config make_config(std::string_view gpu, const std::vector<std::string>& sets,
 }
 
 double RunResult::stat(const std::string& name) const {
+  if (auto v = find_stat(name)) return *v;
+  throw InternalError(fmt::format("no statistic '{}' in this run", name));
+}
+
+std::optional<double> RunResult::find_stat(const std::string& name) const {
   auto it = stats.find(name);
-  return it == stats.end() ? 0.0 : it->get<double>();
+  if (it == stats.end()) return std::nullopt;
+  return it->get<double>();
 }
 
 RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions& opts) {

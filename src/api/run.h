@@ -2,6 +2,7 @@
 // overrides, and running a trace on the simulated GPU.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,8 @@ ClockChoice apply_clock_model(Config& cfg);
 // Applies one ablation of the paper's Table 5 to a configuration. Throws UserError for an unknown name.
 void apply_ablation(Config& cfg, std::string_view name);
 const std::vector<std::string>& ablation_names();
+// "Table 5 wording (name)": "No LRC (no-lrc)". UserError for an unknown name.
+std::string ablation_label(std::string_view name);
 
 struct RunOptions {
   bool skip_idle = true;             // false: the reference mode that ticks everything every cycle
@@ -58,7 +61,12 @@ struct RunResult {
   nlohmann::ordered_json stats;  // {name: value}
   nlohmann::json stat_docs;      // {name pattern: {unit, doc}}
   trace::SamplingReport sampling;  // what a sampled run fast-forwarded (docs/sampling.md)
-  double stat(const std::string& name) const;  // 0 when absent
+  // The statistic `name`; InternalError when this run has none of that name (a misspelt name is
+  // never read as 0). For a statistic that only some memory models produce, use find_stat.
+  double stat(const std::string& name) const;
+  // The statistic `name`, or nullopt when this run's configuration does not model it (the L2 and
+  // DRAM statistics under mem.model = fixed).
+  std::optional<double> find_stat(const std::string& name) const;
 };
 
 // Runs the trace to completion. Throws UserError for bad input and DeadlockError when the kernel

@@ -17,11 +17,7 @@ namespace {
 
 // Table 5's wording for each ablation.
 std::string variant_label(const std::string& a) {
-  if (a.empty()) return "Sim-FA (baseline)";
-  if (a == "no-lrc") return "No LRC (no-lrc)";
-  if (a == "simple-hash") return "Oversimplified hash (simple-hash)";
-  if (a == "no-dedup") return "No line deduplication (no-dedup)";
-  return a;
+  return a.empty() ? "Sim-FA (baseline)" : ablation_label(a);
 }
 
 }  // namespace
@@ -44,6 +40,7 @@ void add_ablate_command(CLI::App& app) {
                   "with --measurements: cases simulated at once (default: every core); the output does not depend on it")
       ->check(CLI::Range(1u, 4096u));
   cmd->callback([o, cmd] {
+    std::ostream& out = report_stream({o->json});
     std::vector<std::string> ablations = o->w.gpu.ablations.empty() ? ablation_names() : o->w.gpu.ablations;
     o->w.gpu.ablations.clear();
     for (const auto& a : ablations) {
@@ -59,19 +56,19 @@ void add_ablate_command(CLI::App& app) {
     j["variants"] = nlohmann::ordered_json::array();
 
     if (!o->csv.empty()) {
-      for (const char* flag : {"--batch", "--seqlen", "--kv-seqlen", "--heads-kv", "--group", "--head-dim", "--dtype",
+      for (const char* flag : {"--batch", "--seqlen", "--seqlen-q", "--kv-seqlen", "--heads-kv", "--group", "--head-dim", "--dtype",
                                "--causal", "--model"})
         if (cmd->get_option(flag)->count())
           user_error("simfa ablate: {} cannot be combined with --measurements (the CSV gives each case's shape)", flag);
       const auto cases = report::read_measurements(o->csv);
       for (const auto& v : variants) check_cases(cases, o->w.gpu, o->w.clock_mhz, v.empty() ? std::vector<std::string>{} : std::vector<std::string>{v});
-      std::cout << fmt::format("{:<{}}  {:>8}  {:>12}\n", "Variant", w, "MAPE", "max |error|");
+      out << fmt::format("{:<{}}  {:>8}  {:>12}\n", "Variant", w, "MAPE", "max |error|");
       for (const auto& v : variants) {
         std::vector<std::string> extra;
         if (!v.empty()) extra.push_back(v);
         const auto results = run_cases(cases, o->w.gpu, o->w.clock_mhz, extra, {}, nullptr, o->jobs);
         const report::ErrorSummary s = report::summarize(results);
-        std::cout << fmt::format("{:<{}}  {:>7.1f}%  {:>11.1f}%\n", variant_label(v), w, s.mape_pct,
+        out << fmt::format("{:<{}}  {:>7.1f}%  {:>11.1f}%\n", variant_label(v), w, s.mape_pct,
                                  s.max_abs_error_pct)
                   << std::flush;
         nlohmann::ordered_json vj{{"variant", v.empty() ? "baseline" : v}};
@@ -79,10 +76,10 @@ void add_ablate_command(CLI::App& app) {
         for (const auto& [k, val] : cases_json.items()) vj[k] = val;
         j["variants"].push_back(vj);
       }
-      std::cout << fmt::format("over {} case{} of {}\n", cases.size(), cases.size() == 1 ? "" : "s", o->csv);
+      out << fmt::format("over {} case{} of {}\n", cases.size(), cases.size() == 1 ? "" : "s", o->csv);
     } else {
       const spec::AttentionShape s = workload_shape(o->w);
-      std::cout << fmt::format("{:<{}}  {:>12}  {:>12}\n", "Variant", w, "latency_us", "vs baseline");
+      out << fmt::format("{:<{}}  {:>12}  {:>12}\n", "Variant", w, "latency_us", "vs baseline");
       double base = 0;
       for (const auto& v : variants) {
         WorkloadFlags f = o->w;
@@ -95,7 +92,7 @@ void add_ablate_command(CLI::App& app) {
         progress.finish();
         if (v.empty()) base = r.latency_us;
         const double d = report::error_pct(r.latency_us, base);
-        std::cout << fmt::format("{:<{}}  {:>12.2f}  {:>+11.1f}%\n", variant_label(v), w, r.latency_us, d) << std::flush;
+        out << fmt::format("{:<{}}  {:>12.2f}  {:>+11.1f}%\n", variant_label(v), w, r.latency_us, d) << std::flush;
         j["variants"].push_back({{"variant", v.empty() ? "baseline" : v},
                                  {"latency_us", r.latency_us},
                                  {"cycles", r.cycles},

@@ -55,8 +55,8 @@ std::string tokens(double v) {
   return fmt::format("{}", n);
 }
 
-void print_table(const ModelRun& run) {
-  std::cout << describe_run(run) << "\n";
+void print_table(const ModelRun& run, std::ostream& out) {
+  out << describe_run(run) << "\n";
   // Columns: the swept keys (or L and S), then the model's main outputs.
   std::vector<std::string> head;
   if (run.swept_keys.empty()) head = {"L", "S"};
@@ -67,7 +67,7 @@ void print_table(const ModelRun& run) {
   std::string line;
   for (const auto& h : head) line += fmt::format("{:>10} ", h);
   for (const auto& c : cols) line += fmt::format("{:>10} ", c);
-  std::cout << line << "\n";
+  out << line << "\n";
   for (const auto& p : run.points) {
     const auto& r = p.result;
     line.clear();
@@ -86,7 +86,7 @@ void print_table(const ModelRun& run) {
                         r.dram_ideal_bytes / 1e9, r.dram_real_bytes / 1e9, r.dram_bytes / 1e9,
                         r.genz_dram_bytes / 1e9, r.r_traffic, r.intensity, r.latency_us,
                         model::bound_name(r.bound));
-    std::cout << line << "\n";
+    out << line << "\n";
   }
 }
 
@@ -116,7 +116,7 @@ void add_analyze_command(CLI::App& app) {
       "Field definitions: docs/analytic-model.md.");
   cmd->callback([o] {
     const ModelRun run = evaluate_model(o->flags);
-    if (!o->quiet) print_table(run);
+    if (!o->quiet) print_table(run, report_stream({o->json, o->csv}));
     if (!o->json.empty()) {
       nlohmann::ordered_json j;
       j["gpu"] = {{"name", run.gpu.name},

@@ -122,7 +122,7 @@ void run_command(const MbOpts& o) {
     user_error("unknown microbenchmark '{}' (known: {})", o.name, fmt::join(names, ", "));
   std::optional<microbench::Csv> measured;
   if (!o.compare.empty()) {
-    measured = microbench::read_csv(o.compare);
+    measured = microbench::read_measured_csv(o.compare);
     points_from_csv(o.name, *measured, mo, !o.ws.empty());
   }
   Config base = make_config(o.gpu);
@@ -154,10 +154,11 @@ void run_command(const MbOpts& o) {
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   std::string csv_text;
   for (auto& [value, cfg] : configs) {
-    if (!value.empty()) std::cout << fmt::format("== {} = {}\n", sweep_key, value);
+    std::ostream& out = report_stream({o.json, o.csv});
+    if (!value.empty()) out << fmt::format("== {} = {}\n", sweep_key, value);
     microbench::Result r = microbench::run(o.name, cfg, mo);
     if (measured) microbench::compare(r, *measured);
-    print(r, std::cout);
+    print(r, out);
     auto j = microbench::to_json(r);
     j["config"] = cfg.to_json();
     if (!value.empty()) {

@@ -10,11 +10,18 @@
 
 #include "cli/common.h"
 #include "cli/model_flags.h"
-#include "cli/svg_chart.h"
+#include "report/svg_chart.h"
+#include "sim/csv.h"
 #include "sim/error.h"
 #include "sim/files.h"
 
 namespace simfa::cli {
+
+using report::Chart;
+using report::ChartSeries;
+using report::render_svg;
+using report::TickStyle;
+
 namespace {
 
 constexpr const char* kBlue = "#1f77b4";
@@ -29,28 +36,25 @@ struct PlotOpts {
   std::string output, title, measured, simulated;
 };
 
-// Points "x,bytes" (one per line; a header line and '#' comments are skipped).
+// Points "x,bytes" (a CSV, sim/csv.h: one per line; a header on the first line and '#' comments are
+// skipped).
 ChartSeries read_points(const std::string& path, const std::string& flag, const std::string& label,
                         const char* color) {
-  std::ifstream in = open_input_file(path, fmt::format("{} file", flag));
+  const CsvTable t = read_csv(path, fmt::format("{} file", flag), CsvHeader::None);
   ChartSeries s;
   s.label = label;
   s.color = color;
   s.line = false;
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (line.empty() || line[0] == '#') continue;
-    std::replace(line.begin(), line.end(), ',', ' ');
-    std::istringstream ls(line);
-    double x, y;
-    if (!(ls >> x >> y)) {
-      if (s.x.empty() && n == 1) continue;  // header
-      throw UserError(fmt::format("{} {}:{}: expected two numbers 'x,bytes'", flag, path, n));
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const auto& f = t.rows[r];
+    const auto x = f.size() == 2 ? parse_real_text(f[0]) : std::nullopt;
+    const auto y = f.size() == 2 ? parse_real_text(f[1]) : std::nullopt;
+    if (!x || !y) {
+      if (r == 0 && t.lines[0] == 1) continue;  // header
+      throw UserError(fmt::format("{} {}: expected two numbers 'x,bytes'", flag, t.where(r)));
     }
-    s.x.push_back(x);
-    s.y.push_back(y / 1e9);
+    s.x.push_back(*x);
+    s.y.push_back(*y / 1e9);
   }
   if (s.x.empty()) throw UserError(fmt::format("{} {}: no points", flag, path));
   return s;
@@ -86,7 +90,7 @@ ChartSeries series(const std::string& label, const std::vector<double>& x, const
 
 void write(const std::string& path, const std::string& svg) {
   write_output_file(path, svg);
-  std::cout << "wrote " << path << "\n";
+  report_stream({path}) << "wrote " << (path == kStdout ? std::string("standard output") : path) << "\n";
 }
 
 void check_svg(const std::string& path) {

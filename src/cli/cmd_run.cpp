@@ -28,6 +28,7 @@ void add_run_command(CLI::App& app) {
   run->add_flag("--no-skip", o->no_skip, "reference mode: tick every component every cycle (same results, slower)");
   add_timeline_flags(run, o->timeline);
   run->callback([o] {
+    std::ostream& out = report_stream({o->json});
     ClockChoice clock;
     const Config cfg = workload_config(o->w, &clock);
     const spec::AttentionShape s = workload_shape(o->w);
@@ -61,34 +62,39 @@ void add_run_command(CLI::App& app) {
     progress.finish();  // clears the progress line before the report
     const Fa3Figures f = fa3_figures(r, cfg, o->w.gpu.gpu, s, src.fa3());
     const model::Result& an = f.analytic;
-    std::cout << fmt::format("workload          {}\n", fa3_workload_line(s));
-    std::cout << fmt::format("kernel            {}\n", fa3_kernel_line(src.fa3()));
-    std::cout << fmt::format("clock             {}\n", clock.why);
+    out << fmt::format("workload          {}\n", fa3_workload_line(s));
+    out << fmt::format("kernel            {}\n", fa3_kernel_line(src.fa3()));
+    out << fmt::format("clock             {}\n", clock.why);
     if (f.analytic_ok)
-      std::cout << fmt::format("latency           {:.2f} us   (analytic roofline: {:.2f} us, {}-bound)\n", r.latency_us,
+      out << fmt::format("latency           {:.2f} us   (analytic roofline: {:.2f} us, {}-bound)\n", r.latency_us,
                                an.latency_us, model::bound_name(an.bound));
     else
-      std::cout << fmt::format("latency           {:.2f} us\n", r.latency_us);
-    std::cout << fmt::format("throughput        {:.1f} TFLOPS ({:.1f}% of the {:.0f} TFLOPS peak)\n", f.tflops,
+      out << fmt::format("latency           {:.2f} us\n", r.latency_us);
+    out << fmt::format("throughput        {:.1f} TFLOPS ({:.1f}% of the {:.0f} TFLOPS peak)\n", f.tflops,
                              f.peak_tflops > 0 ? 100.0 * f.tflops / f.peak_tflops : 0.0, f.peak_tflops);
-    const double l2 = r.stat("lts__t_bytes.sum");
-    const double rd = r.stat("dram__bytes_read.sum"), wr = r.stat("dram__bytes_write.sum");
+    // The L2 and DRAM statistics exist only where the memory model has an L2 and DRAM.
+    const auto l2 = r.find_stat("lts__t_bytes.sum");
+    const auto rd = r.find_stat("dram__bytes_read.sum"), wr = r.find_stat("dram__bytes_write.sum");
+    const std::string not_modelled = fmt::format("not modelled (mem.model = {})", cfg.s("mem.model"));
+    const std::string l2_text = l2 ? fmt::format("{:.4g}", *l2) : not_modelled;
+    const std::string dram_text = rd && wr ? fmt::format("{:.4g} / {:.4g} bytes", *rd, *wr) : not_modelled;
     if (f.analytic_ok) {
-      std::cout << fmt::format("L2 bytes          {:.4g}   (analytic: {:.4g} with cluster multicast, Eq. 2 {:.4g})\n",
-                               l2, an.l2_bytes_coalesced, an.l2_bytes);
-      std::cout << fmt::format("DRAM read/write   {:.4g} / {:.4g} bytes   (sum {:.4g}; analytic: {:.4g}, {} regime)\n",
-                               rd, wr, rd + wr, an.dram_bytes, model::regime_name(an.regime));
+      out << fmt::format("L2 bytes          {}   (analytic: {:.4g} with cluster multicast, Eq. 2 {:.4g})\n",
+                               l2_text, an.l2_bytes_coalesced, an.l2_bytes);
+      out << fmt::format("DRAM read/write   {}   ({}analytic: {:.4g}, {} regime)\n", dram_text,
+                               rd && wr ? fmt::format("sum {:.4g}; ", *rd + *wr) : "", an.dram_bytes,
+                               model::regime_name(an.regime));
     } else {
-      std::cout << fmt::format("L2 bytes          {:.4g}\n", l2);
-      std::cout << fmt::format("DRAM read/write   {:.4g} / {:.4g} bytes\n", rd, wr);
-      std::cout << fmt::format("analytic model    not available for this configuration: {}\n", f.analytic_error);
+      out << fmt::format("L2 bytes          {}\n", l2_text);
+      out << fmt::format("DRAM read/write   {}\n", dram_text);
+      out << fmt::format("analytic model    not available for this configuration: {}\n", f.analytic_error);
     }
-    std::cout << fmt::format("tensor core util  {:.1f}%\n", 100.0 * r.stat("gpu.tensor.utilization"));
-    std::cout << fmt::format("CUDA-core pipes   MUFU {:.1f}%, FP32 {:.1f}%, FMNMX/F2FP {:.1f}% (softmax instruction counts)\n",
+    out << fmt::format("tensor core util  {:.1f}%\n", 100.0 * r.stat("gpu.tensor.utilization"));
+    out << fmt::format("CUDA-core pipes   MUFU {:.1f}%, FP32 {:.1f}%, FMNMX/F2FP {:.1f}% (softmax instruction counts)\n",
                              100.0 * f.mufu_util, 100.0 * f.fp32_util, 100.0 * f.alu_util);
-    std::cout << run_summary(r, sms);
+    out << run_summary(r, sms);
     if (tl)
-      std::cout << tl->finish(r, fmt::format("{} on {} ({} SMs, {:.0f} MHz); {}", fa3_workload_line(s), o->w.gpu.gpu,
+      out << tl->finish(r, fmt::format("{} on {} ({} SMs, {:.0f} MHz); {}", fa3_workload_line(s), o->w.gpu.gpu,
                                              sms, r.clock_hz / 1e6, fa3_kernel_line(src.fa3())));
     if (!o->json.empty()) {
       auto j = fa3_result_json(r, cfg, s, src.fa3(), f);

@@ -27,6 +27,7 @@ void add_trace_commands(CLI::App& app) {
       ->check(output_file());
   run->add_flag("--no-skip", o->no_skip, "reference mode: tick every component every cycle (same results, slower)");
   run->callback([o] {
+    std::ostream& out = report_stream({o->json});
     Config cfg = make_config(o->gpu);
     const ClockChoice clock = apply_clock_model(cfg);
     trace::MemoryTrace t = trace::read_trace_paths(o->paths);
@@ -36,10 +37,10 @@ void add_trace_commands(CLI::App& app) {
     ro.poll = progress.poll();
     RunResult r = run_trace(t, cfg, ro);
     progress.finish();
-    std::cout << fmt::format("kernel            {} ({} CTAs of {} WarpGroups, cluster {})\n", t.info.name,
+    out << fmt::format("kernel            {} ({} CTAs of {} WarpGroups, cluster {})\n", t.info.name,
                              t.info.ctas, t.ctas.front().wgs.size(), t.info.cluster);
-    std::cout << fmt::format("clock             {}\n", clock.why);
-    std::cout << run_summary(r, static_cast<int>(cfg.i("gpu.num_sms")));
+    out << fmt::format("clock             {}\n", clock.why);
+    out << run_summary(r, static_cast<int>(cfg.i("gpu.num_sms")));
     if (!o->json.empty()) write_json_file(o->json, result_json(r, cfg));
   });
   add_trace_gen_command(*trace);

@@ -21,7 +21,7 @@ void add_trace_gen_command(CLI::App& trace) {
   auto o = std::make_shared<Opts>();
   add_workload_flags(gen, o->w);
   gen->add_option("-o,--output", o->out, "output directory (kernel.sft + one file per CTA)")->required()
-      ->check(output_file());
+      ->check(output_dir());
   gen->callback([o] {
     const Config cfg = workload_config(o->w);
     if (cfg.s("sample.mode") != "off")

@@ -25,7 +25,7 @@ void add_translate_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("log", o->log, "event log written by EvlogHost or the logger emulator")->required();
   cmd->add_option("-o,--output", o->out, "write the trace here (kernel.sft + one file per CTA)")
-      ->check(output_file());
+      ->check(output_dir());
   cmd->add_option("--kernel", o->kernel,
                   "kernel the log comes from: fa3 (FlashAttention-3) or simfa-attn (gpu/attn); sets fa3.kernel "
                   "(default: fa3)");

@@ -213,6 +213,7 @@ void add_validate_command(CLI::App& app) {
                   "with --logs: 'model' bubbles or 'measured' (SOFTMAX_* and simfa-attn's EPILOGUE_* gaps)")
       ->capture_default_str();
   cmd->callback([o, cmd, logs_opt] {
+    std::ostream& out = report_stream({o->json});
     if (!o->kernel.empty()) {
       Config probe = make_config(o->gpu);
       set_kernel(probe, o->kernel);  // a bad name or a contradicting --set fails here
@@ -241,14 +242,14 @@ void add_validate_command(CLI::App& app) {
     std::size_t w = 4;
     for (const auto& m : cases) w = std::max(w, m.name.size());
     const CaseLogs* logs = with_logs ? &o->logs : nullptr;
-    std::cout << fmt::format("{:<{}}  {:>12}  {:>12}  {:>8}\n", "case", w, "measured_us", "simulated_us", "error");
+    out << fmt::format("{:<{}}  {:>12}  {:>12}  {:>8}\n", "case", w, "measured_us", "simulated_us", "error");
     const auto results = run_cases(cases, o->gpu, o->clock_mhz, {}, [&](const report::CaseResult& c) {
-      std::cout << fmt::format("{:<{}}  {:>12.2f}  {:>12.2f}  {:>+7.1f}%\n", c.name, w, c.measured_us, c.simulated_us,
+      out << fmt::format("{:<{}}  {:>12.2f}  {:>12.2f}  {:>+7.1f}%\n", c.name, w, c.measured_us, c.simulated_us,
                                c.error_pct)
                 << std::flush;
     }, logs, o->jobs);
     const report::ErrorSummary s = report::summarize(results);
-    std::cout << fmt::format("MAPE {:.1f}%, max |error| {:.1f}% over {} case{}\n", s.mape_pct, s.max_abs_error_pct,
+    out << fmt::format("MAPE {:.1f}%, max |error| {:.1f}% over {} case{}\n", s.mape_pct, s.max_abs_error_pct,
                              s.cases, s.cases == 1 ? "" : "s");
     if (!o->json.empty()) write_json_file(o->json, report::validation_json(results, s));
   });

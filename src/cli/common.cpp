@@ -2,6 +2,7 @@
 #include "cli/common.h"
 
 #include <cmath>
+#include <iostream>
 
 #include <fmt/format.h>
 
@@ -60,10 +61,31 @@ void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
   write_output_file(path, j.dump(2) + "\n");
 }
 
-CLI::Validator output_file() {
+namespace {
+// A validator that runs `check` (a sim/files.h check) when the command line is parsed, before any
+// simulation; CLI11 prefixes the message with the flag.
+CLI::Validator checked(void (*check)(const std::string&, std::string_view), const char* what, const char* metavar) {
   return CLI::Validator(
-      [](std::string& s) { return s.empty() ? std::string("an empty file name") : std::string(); }, "FILE");
+      [check, what](std::string& s) {
+        try {
+          check(s, what);
+        } catch (const UserError& e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      },
+      metavar);
 }
+}  // namespace
+
+std::ostream& report_stream(std::initializer_list<std::string_view> outputs) {
+  for (std::string_view o : outputs)
+    if (o == kStdout) return std::cerr;
+  return std::cout;
+}
+
+CLI::Validator output_file() { return checked(check_output_path, "output file", "FILE"); }
+CLI::Validator output_dir() { return checked(check_output_dir, "output folder", "DIR"); }
 
 std::string run_summary(const RunResult& r, int num_sms) {
   auto total = [&](const std::string& suffix) {

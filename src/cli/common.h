@@ -1,6 +1,8 @@
 // Shared command-line pieces: GPU/config options, JSON output, summaries.
 #pragma once
+#include <initializer_list>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +30,15 @@ void set_kernel(Config& cfg, const std::string& name);
 // Writes JSON to a file with a trailing newline, atomically (sim/files.h: UserError naming the file
 // when it cannot).
 void write_json_file(const std::string& path, const nlohmann::ordered_json& j);
-// For options naming an output file: an empty name is a command-line error (--json '' wrote nothing).
+// For options naming an output file: checked when the command line is parsed, before anything
+// runs (sim/files.h check_output_path: the folder exists and can be written, the name is no
+// folder), so a typo does not lose a long run; "-" is standard output.
 CLI::Validator output_file();
+// The same for an output folder (a trace directory; check_output_dir).
+CLI::Validator output_dir();
+// Where a command prints its report: standard error when one of its outputs goes to standard
+// output ("-"), so that what goes there stays one clean document; standard output otherwise.
+std::ostream& report_stream(std::initializer_list<std::string_view> outputs);
 
 // An integer with an optional binary suffix (16K = 16384, 1M = 1048576); nullopt if not one.
 std::optional<double> parse_count_text(std::string_view t);

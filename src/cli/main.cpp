@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-      std::cerr << safe(e.what(), false) << "\nRun with --help for more information.\n";
+      // One line, like every other bad input.
+      std::cerr << "simfa: error: " << safe(e.what(), false) << " (--help lists the options)\n";
       return 2;
     }
   } catch (const simfa::UserError& e) {

@@ -114,22 +114,7 @@ void add_model_flags(CLI::App* app, ModelFlags& f) {
   auto opt = [&](const char* name, std::string& dst, const char* doc, const char* type = "N") {
     app->add_option(name, dst, doc)->type_name(type);
   };
-  // The workload flags of `simfa run` (cli/workload_flags.cpp), plus --seqlen-q and K suffixes.
-  app->add_option("--model", f.model,
-                  "llama3-8b | llama3-70b | llama3-405b (paper Table 6), or none")
-      ->type_name("NAME")
-      ->default_str("llama3-405b");
-  opt("--batch", f.batch, "batch size B (default 1)");
-  opt("--seqlen", f.seqlen, "query sequence length L; S defaults to it (default 6144; 16K = 16384)");
-  opt("--seqlen-q", f.seqlen_q, "query sequence length L (same as --seqlen)");
-  opt("--kv-seqlen,--seqlen-kv", f.seqlen_kv, "key/value sequence length S (default: L)");
-  opt("--heads-kv", f.heads_kv, "KV heads H_KV (default: the model's)");
-  opt("--group", f.group, "query heads per KV head G (default: the model's, else 1)");
-  opt("--head-dim", f.head_dim, "head dimension D (default: the model's)");
-  opt("--dtype", f.dtype, "fp16 | bf16 | fp8_e4m3", "TYPE");
-  app->add_flag("--causal", f.causal, "causal (bottom-right aligned) mask");
-  opt("--clock-mhz", f.clock_mhz, "SM clock in MHz (default: the GPU preset's)", "X");
-  add_gpu_options(app, f.gpu, /*ablate=*/false);
+  add_workload_flags(app, f.w, /*ablate=*/false);
   opt("--kernel", f.kernel, "tile configuration: fa3 (FA3's table) or cutile (paper §6: 64x32)",
       "NAME");
   opt("--tile-m", f.tile_m, "T_M, query rows per CTA (default: the kernel's)");
@@ -153,13 +138,12 @@ ModelRun evaluate_model(const ModelFlags& f, std::string_view default_sweep) {
   auto take = [&](const char* key, const std::string& text) {
     if (!text.empty()) base[key] = parse_value(key, text, find_sweep_key(key)->real, "");
   };
-  take("batch", f.batch);
-  take("seqlen", f.seqlen);
-  take("seqlen_q", f.seqlen_q);
-  take("seqlen_kv", f.seqlen_kv);
-  take("heads_kv", f.heads_kv);
-  take("group", f.group);
-  take("head_dim", f.head_dim);
+  // The workload flags: what they state (model::PointInputs), the rest from the model's rules.
+  const model::PointInputs stated = point_inputs(f.w);
+  for (const auto& [key, v] : {std::pair{"batch", stated.batch}, {"seqlen", stated.seqlen}, {"seqlen_q", stated.seqlen_q},
+                               {"seqlen_kv", stated.seqlen_kv}, {"heads_kv", stated.heads_kv}, {"group", stated.group},
+                               {"head_dim", stated.head_dim}})
+    if (v) base[key] = *v;
   take("tile_m", f.tile_m);
   take("tile_n", f.tile_n);
   take("occupancy", f.occupancy);
@@ -168,10 +152,10 @@ ModelRun evaluate_model(const ModelFlags& f, std::string_view default_sweep) {
   if (f.splits != "auto") take("splits", f.splits);
 
   model::PointContext ctx;
-  ctx.dtype = spec::parse_dtype(f.dtype, "--dtype");
+  ctx.dtype = spec::parse_dtype(f.w.dtype, "--dtype");
   ctx.kernel = model::parse_kernel(f.kernel, "--kernel");
   ctx.pack_gqa = model::parse_pack_gqa(f.pack_gqa, "--pack-gqa");
-  ctx.preset = f.model.empty() || f.model == "none" ? nullptr : &spec::find_model(f.model);
+  ctx.preset = f.w.model.empty() || f.w.model == "none" ? nullptr : &spec::find_model(f.w.model);
   run.model = ctx.preset ? ctx.preset->name : "";
 
   std::vector<std::pair<std::string, std::vector<double>>> sweeps;
@@ -194,13 +178,9 @@ ModelRun evaluate_model(const ModelFlags& f, std::string_view default_sweep) {
   }
   if (total > 1e7) user_error("--sweep: {:.0f} points exceed the limit of 10 million", total);
 
-  Config cfg = make_config(f.gpu);
-  if (!f.clock_mhz.empty()) {
-    const auto mhz = parse_real_text(f.clock_mhz);
-    if (!mhz || *mhz < 1) user_error("--clock-mhz must be a positive number, got '{}'", f.clock_mhz);
-    set_clock_mhz(cfg, *mhz, "--clock-mhz", "--clock-mhz");
-  }
-  run.gpu = model::GpuSpec::from_config(cfg, f.gpu.gpu);
+  Config cfg = make_config(f.w.gpu);
+  if (f.w.clock_mhz != 0) set_clock_mhz(cfg, f.w.clock_mhz, "--clock-mhz", "--clock-mhz");
+  run.gpu = model::GpuSpec::from_config(cfg);
 
   std::vector<std::size_t> idx(sweeps.size(), 0);
   run.points.reserve(std::size_t(total));
@@ -229,7 +209,7 @@ ModelRun evaluate_model(const ModelFlags& f, std::string_view default_sweep) {
     put("num_sms", in.num_sms);
     put("splits", in.splits);
     put("l2_effective_mib", in.l2_effective_mib);
-    in.causal = f.causal;
+    in.causal = f.w.causal;
     model::resolve_point(in, ctx, p.shape, p.opt);
     p.result = model::analyze(p.shape, run.gpu, p.opt);
     run.points.push_back(std::move(p));

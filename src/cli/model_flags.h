@@ -10,22 +10,18 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
+#include "cli/workload_flags.h"
 #include "model/analysis.h"
 
 namespace simfa::cli {
 
-// Flags are kept as text and parsed by the model's own rules, so every error names its flag.
+// The workload flags are `simfa run`'s (cli/workload_flags.h, without --ablate); the model's own
+// flags are kept as text and parsed by the model's rules, so every error names its flag.
 struct ModelFlags {
-  // The workload flags of `simfa run` (same names and defaults), read as text.
-  std::string model = "llama3-405b";  // heads and head_dim from paper Table 6; "none": give them
-  std::string batch = "1", seqlen, seqlen_q, seqlen_kv, heads_kv, group, head_dim;
-  std::string clock_mhz;
-  std::string dtype = "fp16";
-  bool causal = false;
+  WorkloadFlags w;
   std::string kernel = "fa3", tile_m, tile_n, occupancy, num_sms, l2_effective_mib;
   std::string splits = "auto", pack_gqa = "auto";
   std::vector<std::string> sweeps;
-  GpuOptions gpu;
 };
 
 void add_model_flags(CLI::App* app, ModelFlags& f);

@@ -42,6 +42,9 @@ TimelineSession::TimelineSession(const TimelineFlags& f, const Config& cfg)
   const auto ends_with = [&](std::string_view ext) {
     return f.file.size() >= ext.size() && f.file.compare(f.file.size() - ext.size(), ext.size(), ext) == 0;
   };
+  if (f.file == kStdout)
+    user_error("--timeline -: the format comes from the file name's extension (.json or .svg), so the timeline "
+               "cannot go to standard output");
   if (!ends_with(".json") && !ends_with(".svg"))
     user_error("--timeline {}: the file name must end in .json (Perfetto trace) or .svg (picture of one SM)", f.file);
   const int num_sms = static_cast<int>(cfg.i("gpu.num_sms"));

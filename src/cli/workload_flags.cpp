@@ -40,14 +40,17 @@ CLI::Validator at_least(double min, bool real, std::string_view unit = "") {
 
 }  // namespace
 
-void add_workload_flags(CLI::App* app, WorkloadFlags& f) {
+void add_workload_flags(CLI::App* app, WorkloadFlags& f, bool ablate) {
   app->add_option("--model", f.model, "llama3-8b | llama3-70b | llama3-405b (paper Table 6), or none")
       ->default_str("llama3-405b");
   app->add_option("--batch", f.batch, "batch size B")->default_str("1");
-  app->add_option("--seqlen", f.seqlen, "query sequence length L (K and M suffixes: 64K)")
+  app->add_option("--seqlen", f.seqlen, "query sequence length L; S defaults to it (K and M suffixes: 64K)")
       ->transform(count_with_suffix())
-      ->default_str("6144");
-  app->add_option("--kv-seqlen", f.kv_seqlen, "key/value sequence length S (default: L)")
+      ->default_str(std::to_string(kDefaultSeqlen));
+  app->add_option("--seqlen-q", f.seqlen_q, "query sequence length L (same as --seqlen)")
+      ->transform(count_with_suffix())
+      ->check(at_least(1, false));
+  app->add_option("--kv-seqlen,--seqlen-kv", f.kv_seqlen, "key/value sequence length S (default: L)")
       ->transform(count_with_suffix())
       ->check(at_least(1, false));
   app->add_option("--heads-kv", f.heads_kv, "KV heads H_KV (default: the model's)")->check(at_least(1, false));
@@ -59,28 +62,36 @@ void add_workload_flags(CLI::App* app, WorkloadFlags& f) {
                   "SM clock the GPU is set to, in MHz (default: the preset's; the run uses the lower of it and "
                   "gpu.power_limited_clock unless --set gpu.clock_model=fixed)")
       ->check(at_least(1, true, " (MHz)"));
-  add_gpu_options(app, f.gpu);
+  add_gpu_options(app, f.gpu, ablate);
+}
+
+model::PointInputs point_inputs(const WorkloadFlags& f) {
+  model::PointInputs in;
+  auto given = [](std::int64_t v) { return v ? std::optional<double>(double(v)) : std::nullopt; };
+  in.batch = double(f.batch);
+  if (f.seqlen) in.seqlen = double(*f.seqlen);
+  in.seqlen_q = given(f.seqlen_q);
+  in.seqlen_kv = given(f.kv_seqlen);
+  in.heads_kv = given(f.heads_kv);
+  in.group = given(f.group);
+  in.head_dim = given(f.head_dim);
+  in.causal = f.causal;
+  return in;
 }
 
 spec::AttentionShape workload_shape(const WorkloadFlags& f) {
-  spec::AttentionShape s;
-  if (f.model != "none") {
-    const spec::ModelPreset& p = spec::find_model(f.model);
-    s.heads_kv = p.heads_kv, s.group = p.group, s.head_dim = p.head_dim;
-  }
-  if (f.heads_kv) s.heads_kv = f.heads_kv;
-  if (f.group) s.group = f.group;
-  if (f.head_dim) s.head_dim = f.head_dim;
   if (f.model == "none" && (!f.heads_kv || !f.head_dim))
     user_error("--model none needs --heads-kv and --head-dim (and --group, default 1)");
-  // Name this command's flags (the shape's own checks name the analyze flags, e.g. --seqlen-q).
   if (f.batch < 1) user_error("--batch must be at least 1, got {}", f.batch);
-  if (f.seqlen < 1) user_error("--seqlen must be at least 1, got {}", f.seqlen);
-  s.batch = f.batch;
-  s.seqlen_q = f.seqlen;
-  s.seqlen_kv = f.kv_seqlen ? f.kv_seqlen : f.seqlen;
-  s.dtype = spec::parse_dtype(f.dtype, "--dtype");
-  s.causal = f.causal;
+  if (f.seqlen && *f.seqlen < 1) user_error("--seqlen must be at least 1, got {}", *f.seqlen);
+  model::PointInputs in = point_inputs(f);
+  if (!in.seqlen && !in.seqlen_q && !in.seqlen_kv) in.seqlen = double(kDefaultSeqlen);
+  model::PointContext ctx;
+  ctx.preset = f.model == "none" ? nullptr : &spec::find_model(f.model);
+  ctx.dtype = spec::parse_dtype(f.dtype, "--dtype");
+  spec::AttentionShape s;
+  model::ModelOptions unused;
+  model::resolve_point(in, ctx, s, unused);
   s.validate();
   return s;
 }

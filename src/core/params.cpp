@@ -1,10 +1,27 @@
 // Configuration keys of the GPU and SM core, with their sources.
 #include "core/params.h"
 
+#include "core/warp_scheduler.h"
 #include "sim/config.h"
 #include "sim/error.h"
+#include "sim/variants.h"
 
 namespace simfa::core {
+
+namespace {
+constinit const Variant<ClockModel> kPowerLimitedClock{
+    "power-limited",
+    "min(gpu.clock, gpu.power_limited_clock) (FA3 keeps the tensor pipe busy, and a 700 W Hopper part does not "
+    "hold 1830 MHz doing that)",
+    ClockModel::PowerLimited};
+constinit const Variant<ClockModel> kFixedClock{
+    "fixed", "gpu.clock as given (a clock measured during the run; a part that holds its lock)", ClockModel::Fixed};
+}  // namespace
+
+const VariantList<ClockModel>& clock_models() {
+  static const VariantList<ClockModel> list("gpu.clock_model", "clock model", {&kPowerLimitedClock, &kFixedClock});
+  return list;
+}
 
 void register_core_params(ParamRegistry& r) {
   using T = ParamType;
@@ -18,13 +35,11 @@ void register_core_params(ParamRegistry& r) {
          "highest SM clock the board's power limit lets the GPU hold under a saturating tensor-core load "
          "(0: no limit)",
          "per preset, measured by gpu/ubench/clock.cu (data/measured/h200/ubench/clock.csv)", 0, 1e10});
-  r.add({"gpu.clock_model", T::Enum, "power-limited", "",
-         "clock of kernel runs: 'power-limited' = min(gpu.clock, gpu.power_limited_clock) (FA3 keeps "
-         "the tensor pipe busy, and a 700 W Hopper part does not hold 1830 MHz doing that); 'fixed' = "
-         "gpu.clock as given (a clock measured during the run; a part that holds its lock). Kernel runs "
-         "(run, trace run, validate, Python) apply it; microbenchmarks always use gpu.clock",
-         "data/measured/h200/ubench/clock.csv, attn_clock.csv; ../shared/reference/sm-compute.md 'Clocks under "
-         "load'", 0, 0, {"power-limited", "fixed"}});
+  r.add(variant_param("gpu.clock_model", "power-limited",
+                      "clock of kernel runs (run, trace run, validate, Python; microbenchmarks always use gpu.clock)",
+                      "data/measured/h200/ubench/clock.csv, attn_clock.csv; ../shared/reference/sm-compute.md "
+                      "'Clocks under load'",
+                      clock_models()));
   r.add({"gpu.cta_launch_cycles", T::Int, "0", "cycles",
          "delay between a CTA slot freeing and the next CTA starting there", "not calibrated", 0, 1e6});
   r.add({"sm.max_ctas", T::Int, "32", "CTAs", "resident CTAs per SM", "hardware.md (H100 deviceQuery)", 1, 1024});
@@ -36,8 +51,8 @@ void register_core_params(ParamRegistry& r) {
   r.add({"sm.issue_width", T::Int, "1", "instructions/cycle",
          "WarpGroup instructions the SM issues per cycle (IPC limit)",
          "one WarpGroup instruction occupies the four sub-core schedulers for a cycle", 1, 64});
-  r.add({"sm.scheduler", T::Enum, "gto", "", "physical-thread selection: greedy-then-oldest or loose round robin",
-         "paper §4.2", 0, 0, {"gto", "lrr"}});
+  r.add(variant_param("sm.scheduler", "gto", "physical-thread (WarpGroup) selection", "paper §4.2",
+                      warp_schedulers()));
   r.add({"sm.fetch_chunk", T::Int, "64", "instructions",
          "instructions pulled from a trace stream at a time (memory vs. call overhead)", "design choice", 1, 1 << 20});
   r.add({"sm.cluster_multicast_cycles", T::Int, "1", "cycles",
@@ -207,7 +222,7 @@ GpuParams gpu_params(const Config& c) {
   s.max_smem_per_cta = c.u("sm.max_smem_per_cta");
   s.regs = static_cast<std::uint32_t>(c.u("sm.regs"));
   s.issue_width = static_cast<std::uint32_t>(c.u("sm.issue_width"));
-  s.sched = c.s("sm.scheduler") == "lrr" ? SchedPolicy::Lrr : SchedPolicy::Gto;
+  s.scheduler = c.s("sm.scheduler");
   s.fetch_chunk = static_cast<std::uint32_t>(c.u("sm.fetch_chunk"));
   s.cluster_multicast_cycles = c.u("sm.cluster_multicast_cycles");
   s.cluster_signal_cycles = c.u("sm.cluster_signal_cycles");

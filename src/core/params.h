@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "sim/types.h"
+#include "sim/variants.h"
 
 namespace simfa {
 class Config;
@@ -12,8 +14,6 @@ class ParamRegistry;
 }  // namespace simfa
 
 namespace simfa::core {
-
-enum class SchedPolicy : std::uint8_t { Gto, Lrr };
 
 struct TmaParams {
   Cycle launch_cycles = 40;          // every TMA copy
@@ -73,7 +73,7 @@ struct SmParams {
   std::uint64_t max_smem_per_cta = 232448;  // 227 KiB
   std::uint32_t regs = 65536;
   std::uint32_t issue_width = 1;
-  SchedPolicy sched = SchedPolicy::Gto;
+  std::string scheduler = "gto";  // sm.scheduler: a name of warp_schedulers() (warp_scheduler.h)
   std::uint32_t fetch_chunk = 64;
   Cycle cluster_multicast_cycles = 1;
   Cycle cluster_signal_cycles = 148;
@@ -92,6 +92,11 @@ struct GpuParams {
 };
 
 GpuParams gpu_params(const Config& cfg);
+
+// gpu.clock_model: the clock a kernel run simulates at (api::apply_clock_model applies it).
+enum class ClockModel : std::uint8_t { PowerLimited, Fixed };
+const VariantList<ClockModel>& clock_models();
+
 void register_core_params(ParamRegistry& reg);
 
 }  // namespace simfa::core

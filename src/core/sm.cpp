@@ -61,8 +61,9 @@ void Sm::GroupList::trim() {
 
 Sm::Sm(std::uint16_t id, const SmParams& p, const trace::KernelInfo& k, bool validate, Engine& engine,
        mem::MemorySystem& mem, SmHost& host, Observer* obs)
-    : id_(id), p_(p), k_(k), validate_(validate), engine_(engine), mem_(mem), host_(host),
-      obs_(obs && obs->wants(id) ? obs : nullptr), tc_(p.tensor), tma_(p.tma, id, mem, aeq_, *this) {
+    : id_(id), p_(p), sched_(warp_schedulers().get(p.scheduler).make()), k_(k), validate_(validate),
+      engine_(engine), mem_(mem), host_(host), obs_(obs && obs->wants(id) ? obs : nullptr), tc_(p.tensor),
+      tma_(p.tma, id, mem, aeq_, *this) {
   threads_.resize(p.wg_slots());
   ctas_.resize(p.max_ctas);
   mem.connect(id, this);
@@ -230,31 +231,23 @@ Cycle Sm::tick(Cycle now) {
   return next;
 }
 
-int Sm::select(Cycle now, std::uint64_t picked) {
-  auto ok = [&](std::uint32_t s) { return !(picked >> s & 1) && eligible(threads_[s], now); };
-  int chosen = -1;
-  if (p_.sched == SchedPolicy::Gto) {
-    if (last_ >= 0 && ok(static_cast<std::uint32_t>(last_))) {
-      chosen = last_;
-    } else {
-      for (std::uint32_t s : live_threads_)
-        if (ok(s) && (chosen < 0 || threads_[s].age < threads_[chosen].age)) chosen = static_cast<int>(s);
-    }
-  } else {
-    // Loose round robin: the first eligible slot after the last one chosen, wrapping around.
-    const std::size_t n = live_threads_.size();
-    const auto start = static_cast<std::size_t>(
-        std::upper_bound(live_threads_.begin(), live_threads_.end(), last_,
-                         [](int v, std::uint32_t e) { return v < static_cast<int>(e); }) -
-        live_threads_.begin());
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t s = live_threads_[(start + i) % n];
-      if (ok(s)) {
-        chosen = static_cast<int>(s);
-        break;
-      }
-    }
+class Sm::Candidates final : public IssueCandidates {
+ public:
+  Candidates(const Sm& sm, Cycle now, std::uint64_t picked)
+      : IssueCandidates(sm.live_threads_, sm.last_), sm_(sm), now_(now), picked_(picked) {}
+  bool eligible(std::uint32_t slot) const override {
+    return !(picked_ >> slot & 1) && sm_.eligible(sm_.threads_[slot], now_);
   }
+  std::uint64_t age(std::uint32_t slot) const override { return sm_.threads_[slot].age; }
+
+ private:
+  const Sm& sm_;
+  Cycle now_;
+  std::uint64_t picked_;
+};
+
+int Sm::select(Cycle now, std::uint64_t picked) {
+  const int chosen = sched_->select(Candidates(*this, now, picked));
   if (chosen >= 0) last_ = chosen;
   return chosen;
 }
@@ -305,8 +298,8 @@ bool Sm::satisfied(const Thread& t) const {
     case SpanKind::WaitStage: return c.stages[in.id].fills > t.consumed(in.id);
     case SpanKind::WaitAcquire: return c.stages[in.id].releases >= arrivals_needed(c.stages[in.id]);
     case SpanKind::WaitBarrier: return t.bar_released;
-    case SpanKind::WaitWgmma: return t.mma.pending(in.id, false) <= in.count;
-    case SpanKind::WaitTmaStore: return t.store.pending(in.id, in.mode != 0) <= in.count;
+    case SpanKind::WaitWgmma: return t.mma.pending(in.id, false) <= in.max_pending();
+    case SpanKind::WaitTmaStore: return t.store.pending(in.id, in.mode != 0) <= in.max_pending();
     default: return false;
   }
 }
@@ -340,14 +333,14 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
   // Sampled simulation's own instructions (docs/sampling.md): not the kernel's, not counted.
   if (in.op == Op::BUBBLE && (in.flags & trace::kBubbleSleep)) {
     // Work that is not simulated: the thread waits, using no pipe.
-    sleep_until_ = std::max(sleep_until_, now + in.count);
-    return advance(slot, now, now + in.count);
+    sleep_until_ = std::max(sleep_until_, now + in.cycles());
+    return advance(slot, now, now + in.cycles());
   }
   if ((in.op == Op::TMA_TENSOR || in.op == Op::TMA_BULK || in.op == Op::TMA_STORE) && (in.flags & trace::kTmaWarm)) {
     // Functional warming: the skipped work's lines enter the L2; nothing else happens.
     warm_lines_.clear();
     if (in.op == Op::TMA_BULK)
-      bulk_lines(in.gmem, in.count, p_.tma.line_bytes, warm_lines_);
+      bulk_lines(in.gmem, in.bytes(), p_.tma.line_bytes, warm_lines_);
     else
       tensor_box_lines(k_.tmap(in.map), in.gmem, true, p_.tma.line_bytes, warm_lines_);
     for (const LineReq& l : warm_lines_) mem_.warm(l.line, l.sectors, in.op == Op::TMA_STORE);
@@ -362,7 +355,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     case Op::TMA_STORE: {
       // A copy moves between global and shared memory, so it fits in a CTA's shared memory (this also
       // bounds the line list the TMA unit builds: a 4 GiB copy would hold 33 million lines in host memory).
-      const std::uint64_t bytes = in.op == Op::TMA_BULK ? in.count : k_.tmap(in.map).box_bytes();
+      const std::uint64_t bytes = in.op == Op::TMA_BULK ? in.bytes() : k_.tmap(in.map).box_bytes();
       if (bytes > p_.max_smem_per_cta) [[unlikely]]
         throw UserError(fmt::format("{}: {}: a copy of {} bytes does not fit in a CTA's shared memory of {} bytes "
                                     "(sm.max_smem_per_cta)",
@@ -378,8 +371,8 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       op.mc = in.mc;
       op.map = in.map;
       if (in.op == Op::TMA_BULK) {
-        bulk_lines(in.gmem, in.count, p_.tma.line_bytes, op.lines);
-        op.tx_bytes = in.count;
+        bulk_lines(in.gmem, in.bytes(), p_.tma.line_bytes, op.lines);
+        op.tx_bytes = in.bytes();
       } else {
         const trace::TensorMap& m = k_.tmap(in.map);
         tensor_box_lines(m, in.gmem, p_.tma.dedup, p_.tma.line_bytes, op.lines);
@@ -407,7 +400,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       if (s.releases < arrivals_needed(s)) return block(slot, SpanKind::WaitAcquire, now);
       ++s.acquires;
       s.armed = true;
-      s.armed_tx = in.count;
+      s.armed_tx = in.tx_bytes();
       check_fill(s);
       return advance(slot, now, now + 1);
     }
@@ -432,7 +425,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       t.store.trim();
       return advance(slot, now, now + 1);
     case Op::TMA_WAIT:
-      if (t.store.pending(in.id, in.mode != 0) > in.count) return block(slot, SpanKind::WaitTmaStore, now);
+      if (t.store.pending(in.id, in.mode != 0) > in.max_pending()) return block(slot, SpanKind::WaitTmaStore, now);
       return advance(slot, now, now + 1);
     case Op::WGMMA: {
       if (tc_.full()) return block(slot, SpanKind::WaitWgmmaBuffer, now);
@@ -461,7 +454,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       return advance(slot, now, now + 1);
     }
     case Op::WGMMA_WAIT:
-      if (t.mma.pending(in.id, false) > in.count) return block(slot, SpanKind::WaitWgmma, now);
+      if (t.mma.pending(in.id, false) > in.max_pending()) return block(slot, SpanKind::WaitWgmma, now);
       return advance(slot, now, now + 1);
     case Op::BAR_ARRIVE:
       arrive(c, in.id);
@@ -469,10 +462,10 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     case Op::BAR_WAIT: {
       if (!t.bar_registered) {
         Barrier& b = c.bars[in.id];
-        const std::uint32_t need = in.count + 1;
+        const std::uint32_t need = in.arrivals() + 1;
         if (b.need && b.need != need)
           throw UserError(fmt::format("{}: BAR_WAIT {} {} while another WarpGroup of CTA {} waits for {} arrivals",
-                                      t.stream ? t.stream->where(t.pc) : "trace", in.id, in.count, c.id, b.need - 1));
+                                      t.stream ? t.stream->where(t.pc) : "trace", in.id, in.arrivals(), c.id, b.need - 1));
         t.bar_registered = true;
         b.need = need;
         b.waiters |= 1ULL << slot;
@@ -483,22 +476,22 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
       return advance(slot, now, now + 1);
     }
     case Op::BUBBLE: {
-      c_.bubble_cycles += in.count;
-      // CUDA-core work: `count` cycles with the SM to itself, slower while the tensor pipe runs
-      // and while other bubbles run (rerate_bubbles sets its end); a fixed one takes `count`.
+      c_.bubble_cycles += in.cycles();
+      // CUDA-core work: `cycles` cycles with the SM to itself, slower while the tensor pipe runs
+      // and while other bubbles run (rerate_bubbles sets its end); a fixed one takes `cycles`.
       t.in_bubble = true;
       t.bubble_fixed = (in.flags & trace::kBubbleFixed) != 0;
-      t.bubble_left = in.count;
+      t.bubble_left = in.cycles();
       t.bubble_rate = 1.0;
       t.bubble_since = t.bubble_start = now;
       bubble_threads_.push_back(slot);
-      advance(slot, now, now + in.count);
+      advance(slot, now, now + in.cycles());
       return rerate_bubbles(now);  // its end, and the others' now that it shares their pipes
     }
     case Op::LDG: {
       mem::MemReq r;
       r.line = in.gmem / p_.tma.line_bytes * p_.tma.line_bytes;
-      r.sectors = sector_mask(r.line, in.gmem, in.gmem + in.count, p_.tma.line_bytes);
+      r.sectors = sector_mask(r.line, in.gmem, in.gmem + in.bytes(), p_.tma.line_bytes);
       r.tag = kLdgTag | slot;
       r.sm = id_;
       r.kind = mem::ReqKind::Load;
@@ -781,11 +774,11 @@ void Sm::report_blocked(std::string& out) const {
         }
         case SpanKind::WaitWgmma:
           why = fmt::format("waits for WGMMA groups <= {} ({} committed groups in flight, allowed {})", in.id,
-                            t.mma.pending(in.id, false), in.count);
+                            t.mma.pending(in.id, false), in.max_pending());
           break;
         case SpanKind::WaitTmaStore:
           why = fmt::format("waits for TMA store groups <= {} ({} pending, allowed {})", in.id,
-                            t.store.pending(in.id, in.mode != 0), in.count);
+                            t.store.pending(in.id, in.mode != 0), in.max_pending());
           break;
         case SpanKind::WaitTmaQueue: why = "waits for room in the TMA request queue"; break;
         case SpanKind::WaitWgmmaBuffer:

@@ -16,6 +16,7 @@
 #include "core/params.h"
 #include "core/tensor_core.h"
 #include "core/tma_engine.h"
+#include "core/warp_scheduler.h"
 #include "mem/port.h"
 #include "sim/engine.h"
 #include "sim/stats.h"
@@ -146,6 +147,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   // Issue machinery.
   bool eligible(const Thread& t, Cycle now) const { return t.active && t.st == St::Ready && t.ready_at <= now; }
   int select(Cycle now, std::uint64_t picked);
+  class Candidates;  // what select() shows the warp scheduler (sm.cpp)
   void issue(std::uint32_t slot, Cycle now);
   bool fetch(Thread& t);  // ensures buf[pos] is valid; false at end of stream
   void advance(std::uint32_t slot, Cycle now, Cycle ready_at);
@@ -177,6 +179,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
 
   std::uint16_t id_;
   SmParams p_;
+  std::unique_ptr<WarpScheduler> sched_;
   const trace::KernelInfo& k_;
   bool validate_;
   Engine& engine_;
@@ -207,8 +210,8 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   std::vector<Retiring> retiring_;
   std::vector<std::uint32_t> retiring_free_;
   std::vector<std::uint32_t> bubble_threads_;  // slots whose BUBBLE is still running
-  Cycle sleep_until_ = 0;
-  std::vector<LineReq> warm_lines_;  // scratch of functional warming (trace::kTmaWarm)  // end of the latest sampled-simulation sleep (trace::kBubbleSleep)
+  Cycle sleep_until_ = 0;            // end of the latest sampled-simulation sleep (trace::kBubbleSleep)
+  std::vector<LineReq> warm_lines_;  // scratch of functional warming (trace::kTmaWarm)
   Counters c_;
 };
 

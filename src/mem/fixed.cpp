@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "mem/memory_model.h"
+#include "sim/config.h"
 #include "sim/error.h"
 #include "sim/stats.h"
 
@@ -64,5 +66,17 @@ void FixedMemory::register_stats(Stats& s) {
   s.counter("gpu.mem.write_bytes", &write_bytes_, "bytes", "bytes written (touched sectors)");
   s.counter("gpu.mem.refusals", &refusals_, "requests", "requests refused by back-pressure");
 }
+
+extern const MemoryModelVariant fixed_memory_model;
+constinit const MemoryModelVariant fixed_memory_model{
+    "fixed", "latency + bandwidth, no caches (for testing the core)",
+    [](const Config& cfg, Engine& engine, int num_sms) -> std::unique_ptr<MemorySystem> {
+      FixedMemoryParams p;
+      p.latency = cfg.u("mem.fixed.latency");
+      p.bytes_per_cycle = cfg.f("mem.fixed.bytes_per_cycle");
+      p.queue = static_cast<std::uint32_t>(cfg.u("mem.fixed.queue"));
+      p.line_bytes = static_cast<std::uint32_t>(cfg.u("mem.line_bytes"));
+      return std::make_unique<FixedMemory>(p, engine, num_sms);
+    }};
 
 }  // namespace simfa::mem

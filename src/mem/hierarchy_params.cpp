@@ -1,8 +1,17 @@
-// Reads the hierarchy's parameters from the configuration and checks that they fit together.
+// Reads the hierarchy's parameters from the configuration and checks that they fit together; the
+// "hierarchy" memory model (mem.model) builds the hierarchy from them.
 #include "mem/hierarchy_params.h"
 
+#include <fmt/format.h>
+
+#include "mem/dram/dram.h"
+#include "mem/dram_probe.h"
+#include "mem/hierarchy.h"
+#include "mem/memory_model.h"
+#include "mem/tag_array.h"
 #include "sim/config.h"
 #include "sim/error.h"
+#include "sim/host.h"
 
 namespace simfa::mem {
 
@@ -62,5 +71,23 @@ void validate(const HierarchyParams& p) {
   if (p.l1.enabled && p.l1.size / p.line_bytes < p.l1.assoc)
     user_error("mem.l1.size = {} bytes holds less than one set of {} ways", p.l1.size, p.l1.assoc);
 }
+
+extern const MemoryModelVariant hierarchy_memory_model;
+constinit const MemoryModelVariant hierarchy_memory_model{
+    "hierarchy", "L1, L2 request coalescer, crossbar, hashed L2 slices with MSHRs, HBM (docs/memory.md)",
+    [](const Config& cfg, Engine& engine, int num_sms) -> std::unique_ptr<MemorySystem> {
+      HierarchyParams p = hierarchy_params_from(cfg);
+      // The caches' tags dominate the host memory of the memory system: check before allocating.
+      const std::uint64_t l1_sets = p.l1.size / p.line_bytes / p.l1.assoc;
+      const std::uint64_t l2_sets = p.l2.size / p.l2.slices / p.line_bytes / p.l2.assoc;
+      const std::uint64_t bytes = (p.l1.enabled ? num_sms * TagArray::host_bytes(l1_sets, p.l1.assoc) : 0) +
+                                  p.l2.slices * TagArray::host_bytes(l2_sets, p.l2.assoc);
+      check_host_memory(bytes, fmt::format("the caches of {} SMs (mem.l1.size = {}, gpu.num_sms = {}) and the L2 "
+                                           "(mem.l2.size = {})",
+                                           num_sms, cfg.render("mem.l1.size"), num_sms, cfg.render("mem.l2.size")));
+      p.dram_reference_latency = mean_random_read_latency(cfg);
+      return std::make_unique<Hierarchy>(
+          p, engine, num_sms, [&cfg, &engine](DramClient* c) { return make_dram(cfg, engine, c); });
+    }};
 
 }  // namespace simfa::mem

@@ -58,7 +58,6 @@ class L2Slice final : public Component {
 
   // Requests counted against the crossbar credits: queued in lanes near/far, not yet looked up.
   std::uint32_t queued() const { return queued_; }
-  std::uint32_t mshr_used() const { return mshr_.used(); }
   bool idle() const;
   const SliceCounters& counters() const { return c_; }
   void register_stats(Stats& s, const std::string& prefix);

@@ -1,19 +1,20 @@
 // Configuration keys of the memory system. Each default names its source.
-#include "mem/port.h"
-#include "sim/config.h"
-#ifdef SIMFA_HAVE_DRAM
 #include "mem/dram/dram.h"
-#endif
+#include "mem/memory_model.h"
+#include "mem/replacement.h"
+#include "mem/slice_hash.h"
+#include "sim/config.h"
+#include "sim/variants.h"
 
 namespace simfa::mem {
 namespace {
 
-// A descriptor with every field named (keeps -Wextra quiet about the Enum-only choices).
+// A descriptor with every field named (keeps -Wextra quiet about the Enum-only choices; the Enum
+// keys name variants and come from variant_param).
 ParamDesc desc(std::string key, ParamType t, std::string def, std::string unit, std::string doc,
-               std::string source, double min = -1e300, double max = 1e300,
-               std::vector<std::string> choices = {}) {
+               std::string source, double min = -1e300, double max = 1e300) {
   return {std::move(key), t, std::move(def), std::move(unit), std::move(doc), std::move(source),
-          min, max, std::move(choices)};
+          min, max, {}};
 }
 
 void add_l1_lrc_xbar(ParamRegistry& r) {
@@ -28,10 +29,10 @@ void add_l1_lrc_xbar(ParamRegistry& r) {
   r.add(desc("mem.l1.assoc", ParamType::Int, "4", "ways", "L1 associativity",
          "design choice: with a contiguous working set every set fills evenly, so only the "
          "capacity shows in load_latency.csv", 1, 1024));
-  r.add(desc("mem.l1.replacement", ParamType::Enum, "lru", "", "L1 replacement policy",
+  r.add(variant_param("mem.l1.replacement", "lru", "L1 replacement policy",
          "load_latency.csv: the pointer chase misses completely above about 1.3 x 256 KiB, as "
-         "LRU does on a cyclic walk (random replacement keeps hitting up to 3x)", 0, 0,
-         {"lru", "random"}));
+         "LRU does on a cyclic walk (random replacement keeps hitting up to 3x)",
+         replacement_policies()));
   r.add(desc("mem.l1.hit_latency", ParamType::Int, "32", "cycles",
          "request accepted to response for an L1 hit (the whole ordinary-load latency)",
          "load_latency.csv floor 32.0 cycles (Luo et al. logs)", 1, 1e6));
@@ -72,11 +73,10 @@ void add_l2(ParamRegistry& r) {
          "partitions (§4.3)", 1, 64));
   r.add(desc("mem.l2.assoc", ParamType::Int, "16", "ways", "L2 associativity per slice",
          "design choice (not disclosed by NVIDIA)", 1, 1024));
-  r.add(desc("mem.l2.replacement", ParamType::Enum, "lru", "", "L2 replacement policy",
-         "design choice; tma_latency.csv's sharp L2 transitions fit LRU", 0, 0, {"lru", "random"}));
-  r.add(desc("mem.l2.hash", ParamType::Enum, "xor", "",
-         "slice hash: xor = (line ^ (line >> 5)) mod N (§5.4); last-bits = low bits of the line "
-         "index (the ablation simple-hash)", "§5.4", 0, 0, {"xor", "last-bits"}));
+  r.add(variant_param("mem.l2.replacement", "lru", "L2 replacement policy",
+         "design choice; tma_latency.csv's sharp L2 transitions fit LRU", replacement_policies()));
+  r.add(variant_param("mem.l2.hash", "xor", "slice hash (line = byte address / line size, N slices)",
+         "§5.4", slice_hashes()));
   r.add(desc("mem.l2.req_queue", ParamType::Int, "32", "requests", "request queue per slice",
          "Table 2 (req_q_size=32)", 1, 1e6));
   r.add(desc("mem.l2.resp_queue", ParamType::Int, "128", "responses", "response queue per slice",
@@ -123,9 +123,7 @@ void add_l2(ParamRegistry& r) {
 }  // namespace
 
 void register_mem_params(ParamRegistry& r) {
-  r.add(desc("mem.model", ParamType::Enum, "fixed", "",
-         "memory system behind the SMs: 'fixed' (latency + bandwidth) or 'hierarchy' (L2, DRAM)",
-         "design choice", 0, 0, {"fixed", "hierarchy"}));
+  r.add(variant_param("mem.model", "fixed", "memory system behind the SMs", "design choice", memory_models()));
   r.add(desc("mem.line_bytes", ParamType::Size, "128", "bytes", "cache line size",
          "Hopper L2 line (Luo et al. 2025)", 32, 1024));
   r.add(desc("mem.fixed.latency", ParamType::Int, "300", "cycles",
@@ -139,9 +137,7 @@ void register_mem_params(ParamRegistry& r) {
          1, 1e9));
   add_l1_lrc_xbar(r);
   add_l2(r);
-#ifdef SIMFA_HAVE_DRAM
   register_dram_params(r);
-#endif
 }
 
 }  // namespace simfa::mem

@@ -1,10 +1,13 @@
-// Replacement policy of a set-associative tag array. Variants: "lru" and "random" (seeded stream).
+// Replacement policy of a set-associative tag array (mem.l1.replacement, mem.l2.replacement). A
+// variant concept: one file per policy (replacement_*.cpp), listed in replacement.cpp.
 // The array calls touched() on a hit, inserted() after a fill and victim() only when every way of
 // the set is valid; `base` is the index of way 0 of the set, ways are base .. base + assoc - 1.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string_view>
+
+#include "sim/variants.h"
 
 namespace simfa::mem {
 
@@ -19,11 +22,15 @@ class ReplacementPolicy {
   virtual bool is_lru() const { return false; }
 };
 
-// `entries` = sets * assoc; `stream` names the random stream (random policy only).
+// `entries` = sets * assoc; `seed` and `stream` name the random stream (policies that draw).
+using ReplacementMake = std::unique_ptr<ReplacementPolicy> (*)(std::uint32_t entries, std::uint64_t seed,
+                                                               std::string_view stream);
+using ReplacementVariant = Variant<ReplacementMake>;
+// Every policy, for mem.l1.replacement and mem.l2.replacement.
+const VariantList<ReplacementMake>& replacement_policies();
+
+// The policy called `name`; UserError listing the choices for an unknown name.
 std::unique_ptr<ReplacementPolicy> make_replacement(std::string_view name, std::uint32_t entries,
                                                     std::uint64_t seed, std::string_view stream);
-std::unique_ptr<ReplacementPolicy> make_lru(std::uint32_t entries);
-std::unique_ptr<ReplacementPolicy> make_random_replacement(std::uint64_t seed,
-                                                           std::string_view stream);
 
 }  // namespace simfa::mem

@@ -35,8 +35,11 @@ class Lru final : public ReplacementPolicy {
 
 }  // namespace
 
-std::unique_ptr<ReplacementPolicy> make_lru(std::uint32_t entries) {
-  return std::make_unique<Lru>(entries);
-}
+extern const ReplacementVariant lru_replacement;
+constinit const ReplacementVariant lru_replacement{
+    "lru", "least recently used",
+    [](std::uint32_t entries, std::uint64_t, std::string_view) -> std::unique_ptr<ReplacementPolicy> {
+      return std::make_unique<Lru>(entries);
+    }};
 
 }  // namespace simfa::mem

@@ -20,9 +20,11 @@ class RandomRepl final : public ReplacementPolicy {
 
 }  // namespace
 
-std::unique_ptr<ReplacementPolicy> make_random_replacement(std::uint64_t seed,
-                                                           std::string_view stream) {
-  return std::make_unique<RandomRepl>(seed, stream);
-}
+extern const ReplacementVariant random_replacement;
+constinit const ReplacementVariant random_replacement{
+    "random", "a uniformly drawn way of the set (seeded by mem.seed)",
+    [](std::uint32_t, std::uint64_t seed, std::string_view stream) -> std::unique_ptr<ReplacementPolicy> {
+      return std::make_unique<RandomRepl>(seed, stream);
+    }};
 
 }  // namespace simfa::mem

@@ -1,10 +1,12 @@
-// Maps a cache line to its home L2 slice. Variants: "xor" (§5.4: (line ^ (line >> 5)) mod N) and
-// "last-bits" (the low bits of the line index, the paper's naive hash kept for the ablation).
+// Maps a cache line to its home L2 slice (mem.l2.hash). A variant concept: one file per hash
+// (slice_hash_*.cpp), listed in slice_hash.cpp (sim/variants.h says why the list is explicit).
 // `line` is the line index (byte address / line size). Any slice count works.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string_view>
+
+#include "sim/variants.h"
 
 namespace simfa::mem {
 
@@ -14,10 +16,12 @@ class SliceHash {
   virtual std::uint32_t slice(std::uint64_t line) const = 0;
 };
 
-// Throws UserError for an unknown name (mem.l2.hash).
-std::unique_ptr<SliceHash> make_slice_hash(std::string_view name, std::uint32_t slices);
+using SliceHashMake = std::unique_ptr<SliceHash> (*)(std::uint32_t slices);
+using SliceHashVariant = Variant<SliceHashMake>;
+// Every slice hash, for mem.l2.hash.
+const VariantList<SliceHashMake>& slice_hashes();
 
-std::unique_ptr<SliceHash> make_xor_hash(std::uint32_t slices);
-std::unique_ptr<SliceHash> make_last_bits_hash(std::uint32_t slices);
+// The hash called `name` over `slices` slices; UserError listing the choices for an unknown name.
+std::unique_ptr<SliceHash> make_slice_hash(std::string_view name, std::uint32_t slices);
 
 }  // namespace simfa::mem

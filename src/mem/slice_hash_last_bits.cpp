@@ -20,8 +20,9 @@ class LastBitsHash final : public SliceHash {
 
 }  // namespace
 
-std::unique_ptr<SliceHash> make_last_bits_hash(std::uint32_t slices) {
-  return std::make_unique<LastBitsHash>(slices);
-}
+extern const SliceHashVariant last_bits_slice_hash;
+constinit const SliceHashVariant last_bits_slice_hash{
+    "last-bits", "the low bits of the line index (the paper's ablation simple-hash)",
+    [](std::uint32_t slices) -> std::unique_ptr<SliceHash> { return std::make_unique<LastBitsHash>(slices); }};
 
 }  // namespace simfa::mem

@@ -18,8 +18,9 @@ class XorHash final : public SliceHash {
 
 }  // namespace
 
-std::unique_ptr<SliceHash> make_xor_hash(std::uint32_t slices) {
-  return std::make_unique<XorHash>(slices);
-}
+extern const SliceHashVariant xor_slice_hash;
+constinit const SliceHashVariant xor_slice_hash{
+    "xor", "(line ^ (line >> 5)) mod N (§5.4)",
+    [](std::uint32_t slices) -> std::unique_ptr<SliceHash> { return std::make_unique<XorHash>(slices); }};
 
 }  // namespace simfa::mem

@@ -98,7 +98,6 @@ class TagArray {
     valid_of(s)[w] |= valid;
     dirty_of(s)[w] |= dirty;
   }
-  void clear_dirty(std::int32_t idx) { dirty_of(set_of(idx))[way_of(idx)] = 0; }
   // A shadow line that receives regular data (written or filled as home) becomes a regular line.
   void set_shadow(std::int32_t idx, bool s);
 

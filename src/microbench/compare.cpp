@@ -3,8 +3,6 @@
 #include "microbench/compare.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -12,47 +10,9 @@
 #include "sim/files.h"
 
 namespace simfa::microbench {
-namespace {
-
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) {
-    while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
-    while (!cell.empty() && cell.front() == ' ') cell.erase(cell.begin());
-    out.push_back(cell);
-  }
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
-}  // namespace
-
-std::size_t Csv::column(const std::string& name) const {
-  for (std::size_t i = 0; i < header.size(); ++i)
-    if (header[i] == name) return i;
-  user_error("{}: no column '{}' (columns: {})", file, name, fmt::join(header, ", "));
-}
-
-Csv read_csv(const std::string& path) {
-  std::ifstream in = open_input_file(path, "CSV file");
-  Csv c;
-  c.file = path;
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (line.empty() || line[0] == '#') continue;
-    auto cells = split(line);
-    if (c.header.empty()) {
-      c.header = std::move(cells);
-      continue;
-    }
-    if (cells.size() != c.header.size())
-      user_error("{}:{}: {} values, the header has {}", path, n, cells.size(), c.header.size());
-    c.rows.push_back(std::move(cells));
-    c.lines.push_back(n);
-  }
-  if (c.header.empty()) user_error("{}: no header line", path);
+Csv read_measured_csv(const std::string& path) {
+  Csv c = read_csv(path, "CSV file");
+  if (c.header_line == 0) user_error("{}: no header line", path);
   return c;
 }
 

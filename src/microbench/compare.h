@@ -7,20 +7,15 @@
 #include <vector>
 
 #include "microbench/result.h"
+#include "sim/csv.h"
 
 namespace simfa::microbench {
 
-struct Csv {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  std::vector<int> lines;  // file line of each row (1-based), for messages
-  std::string file;
-  // Index of a column; throws UserError naming the file when it is missing.
-  std::size_t column(const std::string& name) const;
-};
+using Csv = CsvTable;
 
-// Throws UserError (file and line) when the file cannot be read or a row has the wrong width.
-Csv read_csv(const std::string& path);
+// A measured CSV (sim/csv.h); UserError (file and line) when the file cannot be read, has no
+// header or a row has the wrong width.
+Csv read_measured_csv(const std::string& path);
 
 // The SM clock the measurement ran at, from the file's `clock_mhz` column (reference format);
 // nullopt when the file has no such column. Throws UserError (file and line) for a value that is

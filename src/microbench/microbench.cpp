@@ -2,23 +2,43 @@
 #include "microbench/microbench.h"
 
 #include "sim/error.h"
+#include "sim/variants.h"
 
 namespace simfa::microbench {
 
+namespace {
+using Bench = Result (*)(const Config&, const Options&);
+constinit const Variant<Bench> kLoadLatency{
+    "load-latency", "pointer chase with ordinary loads over working sets (microbench-methods.md)",
+    [](const Config& c, const Options& o) { return latency(c, o, false); }};
+constinit const Variant<Bench> kTmaLatency{
+    "tma-latency", "pointer chase with TMA copies over working sets (microbench-methods.md)",
+    [](const Config& c, const Options& o) { return latency(c, o, true); }};
+constinit const Variant<Bench> kTmaBandwidth{"tma-bandwidth",
+                                             "bulk / 1D / 2D / 3D TensorMap copies, 1-4 blocks per SM", tma_bandwidth};
+constinit const Variant<Bench> kDramBandwidth{
+    "dram-bandwidth", "streaming bulk copies from every SM; fraction of the DRAM peak", dram_bandwidth};
+constinit const Variant<Bench> kKvStream{
+    "kv-stream", "FA3's K/V tile pattern, L2-resident: slice hash and coalescer", kv_stream};
+const VariantList<Bench>& benches() {
+  static const VariantList<Bench> list("simfa microbench", "microbenchmark",
+                                       {&kLoadLatency, &kTmaLatency, &kTmaBandwidth, &kDramBandwidth, &kKvStream});
+  return list;
+}
+}  // namespace
+
 const std::vector<std::string>& names() {
-  static const std::vector<std::string> n = {"load-latency", "tma-latency", "tma-bandwidth",
-                                             "dram-bandwidth", "kv-stream"};
+  static const std::vector<std::string> n = benches().names();
   return n;
 }
 
 Result run(const std::string& name, const Config& cfg, const Options& o) {
-  if (name == "load-latency") return latency(cfg, o, false);
-  if (name == "tma-latency") return latency(cfg, o, true);
-  if (name == "tma-bandwidth") return tma_bandwidth(cfg, o);
-  if (name == "dram-bandwidth") return dram_bandwidth(cfg, o);
-  if (name == "kv-stream") return kv_stream(cfg, o);
-  user_error("unknown microbenchmark '{}' (known: load-latency, tma-latency, tma-bandwidth, "
-             "dram-bandwidth, kv-stream)", name);
+  const auto& bench = benches().get(name);
+  // Every microbenchmark reports L2 and DRAM statistics, which only the hierarchy has.
+  if (cfg.s("mem.model") != "hierarchy")
+    user_error("simfa microbench {}: mem.model = {} ({}) has no L2 or DRAM to measure; use mem.model=hierarchy", name,
+               cfg.s("mem.model"), cfg.origin("mem.model"));
+  return bench.make(cfg, o);
 }
 
 std::vector<BandwidthCase> default_bandwidth_cases(int num_sms, std::uint64_t array_bytes) {

@@ -28,50 +28,23 @@ void GpuSpec::validate() const {
                l2_effective_bytes);
 }
 
-namespace {
-
-// A key's value, or its registered default when the configuration's registry lacks it (the
-// model.* keys until the full registry includes register_model_params).
-double model_key(const Config& cfg, const char* key) {
-  if (cfg.registry().find(key)) return cfg.f(key);
-  static const ParamRegistry reg = [] {
-    ParamRegistry r;
-    register_model_params(r);
-    return r;
-  }();
-  static const Config defaults(reg);
-  return defaults.f(key);
-}
-
-double required(const Config& cfg, const char* key) {
-  if (!cfg.registry().find(key))
-    throw InternalError(fmt::format("analytic model: configuration key '{}' is not registered", key));
-  return cfg.f(key);
-}
-
-}  // namespace
-
-GpuSpec GpuSpec::from_config(const Config& cfg, std::string name) {
+GpuSpec GpuSpec::from_config(const Config& cfg) {
   GpuSpec g;
-  g.name = cfg.registry().find("gpu.name") ? cfg.s("gpu.name") : std::move(name);
-  g.num_sms = std::int64_t(required(cfg, "gpu.num_sms"));
-  g.clock_hz = required(cfg, "gpu.clock");
-  g.flops_per_cycle_16bit = required(cfg, "tensor.flops_per_cycle_16bit");
-  g.flops_per_cycle_fp8 = required(cfg, "tensor.flops_per_cycle_fp8");
-  g.l2_bytes = required(cfg, "mem.l2.size");
-  g.l2_partitions = std::int64_t(required(cfg, "mem.l2.partitions"));
-  g.l2_bytes_per_cycle = model_key(cfg, "model.l2_bytes_per_cycle");
-  g.l2_effective_bytes = model_key(cfg, "model.l2_effective");
+  g.name = cfg.s("gpu.name");
+  g.num_sms = std::int64_t(cfg.f("gpu.num_sms"));
+  g.clock_hz = cfg.f("gpu.clock");
+  g.flops_per_cycle_16bit = cfg.f("tensor.flops_per_cycle_16bit");
+  g.flops_per_cycle_fp8 = cfg.f("tensor.flops_per_cycle_fp8");
+  g.l2_bytes = cfg.f("mem.l2.size");
+  g.l2_partitions = std::int64_t(cfg.f("mem.l2.partitions"));
+  g.l2_bytes_per_cycle = cfg.f("model.l2_bytes_per_cycle");
+  g.l2_effective_bytes = cfg.f("model.l2_effective");
   // DRAM bandwidth: the override, else the peak of the HBM configuration (channels x
   // pseudo-channels x bus width x per-pin data rate; H800: 80 x 2 x 4 B x 5.2 GT/s = 3.33 TB/s).
-  g.dram_bytes_per_s = model_key(cfg, "model.dram_bandwidth");
-  if (g.dram_bytes_per_s == 0) {
-    if (!cfg.registry().find("dram.channels"))
-      throw UserError("the configuration has no DRAM model (dram.*); set model.dram_bandwidth");
-    g.dram_bytes_per_s = required(cfg, "dram.channels") * required(cfg, "dram.pseudo_channels") *
-                         required(cfg, "dram.pc_width_bits") / 8.0 *
-                         required(cfg, "dram.data_rate") * 1e6;
-  }
+  g.dram_bytes_per_s = cfg.f("model.dram_bandwidth");
+  if (g.dram_bytes_per_s == 0)
+    g.dram_bytes_per_s = cfg.f("dram.channels") * cfg.f("dram.pseudo_channels") * cfg.f("dram.pc_width_bits") / 8.0 *
+                         cfg.f("dram.data_rate") * 1e6;
   return g;
 }
 

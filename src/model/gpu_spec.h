@@ -32,7 +32,7 @@ struct GpuSpec {
   void validate() const;
 
   // Reads the GPU keys (see gpu_spec.cpp for the names) and `model.*` overrides from `cfg`.
-  static GpuSpec from_config(const Config& cfg, std::string name = "custom");
+  static GpuSpec from_config(const Config& cfg);
 };
 
 // Registers the model's own configuration keys (model.*). The GPU facts themselves are the core

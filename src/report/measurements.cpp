@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/csv.h"
 #include "sim/error.h"
 #include "sim/files.h"
 #include "spec/attention.h"
@@ -27,24 +28,6 @@ const std::vector<std::string>& optional_columns() {
   static const std::vector<std::string> v = {"kv_seqlen", "heads_kv", "dtype", "clock_mhz", "measured_clock_mhz",
                                              "gpu"};
   return v;
-}
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return std::string(s);
-}
-
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const auto comma = line.find(',', start);
-    out.push_back(trim(std::string_view(line).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -110,37 +93,30 @@ std::vector<MeasuredCase> read_measurements(const std::string& path) {
 }
 
 std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string& name) {
-  std::string line;
-  int lineno = 0;
-  std::vector<std::string> header;
+  const CsvTable table = parse_csv(in, name);
+  const std::vector<std::string>& header = table.header;
+  if (table.header_line == 0)
+    user_error("{}: empty file (expected a header: {}, ...)", name, join(required_columns()));
   std::map<std::string, std::size_t> col;  // name -> index
-  std::vector<MeasuredCase> cases;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // UTF-8 BOM
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    const std::string where = fmt::format("{}:{}", name, lineno);
-    std::vector<std::string> f = split(t);
-    if (header.empty()) {
-      header = f;
-      for (std::size_t i = 0; i < header.size(); ++i) {
-        const std::string& c = header[i];
-        if (c.empty()) user_error("{}: column {} of the header has no name", where, i + 1);
-        const bool known = std::count(required_columns().begin(), required_columns().end(), c) ||
-                           std::count(optional_columns().begin(), optional_columns().end(), c);
-        if (!known)
-          user_error("{}: unknown column '{}'{}; columns are {} (required) and {} (optional)", where, c,
-                     suggestion(c), join(required_columns()), join(optional_columns()));
-        if (!col.emplace(c, i).second) user_error("{}: column '{}' appears twice", where, c);
-      }
-      for (const auto& r : required_columns())
-        if (!col.count(r))
-          user_error("{}: missing column '{}' (required: {})", where, r, join(required_columns()));
-      continue;
+  {
+    const std::string where = fmt::format("{}:{}", name, table.header_line);
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      const std::string& c = header[i];
+      if (c.empty()) user_error("{}: column {} of the header has no name", where, i + 1);
+      const bool known = std::count(required_columns().begin(), required_columns().end(), c) ||
+                         std::count(optional_columns().begin(), optional_columns().end(), c);
+      if (!known)
+        user_error("{}: unknown column '{}'{}; columns are {} (required) and {} (optional)", where, c, suggestion(c),
+                   join(required_columns()), join(optional_columns()));
+      if (!col.emplace(c, i).second) user_error("{}: column '{}' appears twice", where, c);
     }
-    if (f.size() != header.size())
-      user_error("{}: {} fields, but the header has {} columns", where, f.size(), header.size());
+    for (const auto& r : required_columns())
+      if (!col.count(r)) user_error("{}: missing column '{}' (required: {})", where, r, join(required_columns()));
+  }
+  std::vector<MeasuredCase> cases;
+  for (std::size_t row = 0; row < table.rows.size(); ++row) {
+    const std::vector<std::string>& f = table.rows[row];
+    const std::string where = table.where(row);
     auto cell = [&](const std::string& c) -> const std::string* {
       auto it = col.find(c);
       return it == col.end() || f[it->second].empty() ? nullptr : &f[it->second];
@@ -184,7 +160,6 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
     if (const std::string* g = cell("gpu")) m.gpu = *g;
     cases.push_back(std::move(m));
   }
-  if (header.empty()) user_error("{}: empty file (expected a header: {}, ...)", name, join(required_columns()));
   if (cases.empty()) user_error("{}: no cases (only a header)", name);
   return cases;
 }

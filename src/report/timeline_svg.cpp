@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "report/timeline.h"
+#include "report/svg.h"
 #include "report/timeline_lanes.h"
 #include "sim/error.h"
 
@@ -18,29 +19,6 @@ namespace {
 
 using core::Span;
 using core::SpanKind;
-
-std::string xml_escape(std::string_view s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
-
-// 1, 2 or 5 times a power of ten, so that `span` holds about `target` steps.
-double nice_step(double span, int target) {
-  const double raw = span / std::max(1, target);
-  const double p = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * p >= raw) return m * p;
-  return 10 * p;
-}
 
 std::string fmt_us(double v, double step) {
   const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
@@ -124,11 +102,7 @@ void write_timeline_svg(std::ostream& out, const TimelineRecorder& rec, const Ti
   const int H = legend_y + legend_rows * legend_row_h + 30;
 
   std::string o;
-  o += fmt::format(R"(<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="Helvetica, Arial, sans-serif" font-size="12">
-<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>
-)",
-                   W, H, W, H, W, H);
+  o += svg_begin(W, H, "Helvetica, Arial, sans-serif");
   const double t0 = static_cast<double>(win.from) * us_per_cycle, t1 = static_cast<double>(win.to) * us_per_cycle;
   o += fmt::format(R"(<text x="{}" y="24" font-size="16" font-weight="bold">SM {} timeline, {:.2f} – {:.2f} µs (cycles {} – {})</text>
 )",
@@ -219,7 +193,7 @@ void write_timeline_svg(std::ostream& out, const TimelineRecorder& rec, const Ti
   o += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#777\">blank = issuing or ready; WGMMA group "
                    "shades alternate by group id (FA3: 0 = QK, 1 = PV){}</text>\n",
                    left, H - 10, rec.truncated() ? "; TIMELINE TRUNCATED (span limit)" : "");
-  o += "</svg>\n";
+  o += svg_end();
   out << o;
 }
 

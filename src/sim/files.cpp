@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <system_error>
 
 #include <fcntl.h>
@@ -118,6 +119,10 @@ std::ifstream open_input_file(const std::string& path, std::string_view what, st
 
 OutputFile::OutputFile(std::string path, std::ios::openmode mode) : path_(std::move(path)) {
   if (path_.empty()) user_error("an empty output file name");
+  if (path_ == kStdout) {
+    os_ = &std::cout;
+    return;
+  }
   std::string target = path_;
   struct stat st {};
   if (::lstat(path_.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -156,6 +161,11 @@ OutputFile::~OutputFile() {
 
 void OutputFile::commit() {
   if (done_) return;
+  if (os_ == &std::cout) {
+    done_ = true;
+    if (!std::cout.flush()) user_error("standard output: write failed");
+    return;
+  }
   errno = 0;
   out_.flush();
   const bool wrote = static_cast<bool>(out_);
@@ -183,6 +193,7 @@ void write_output_file(const std::string& path, std::string_view content) {
 
 void check_output_path(const std::string& path, std::string_view what) {
   if (path.empty()) user_error("{}: an empty file name", what);
+  if (path == kStdout) return;
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) user_error("{} {}: is a directory, not a file to write", what, path);
@@ -192,6 +203,23 @@ void check_output_path(const std::string& path, std::string_view what) {
   if (dir.empty()) dir = ".";
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     user_error("{} {}: the folder {} does not exist", what, path, dir.string());
+  if (::access(dir.c_str(), W_OK) != 0)
+    user_error("{} {}: cannot write in the folder {}: {}", what, path, dir.string(), reason(errno));
+}
+
+void check_output_dir(const std::string& path, std::string_view what) {
+  if (path.empty()) user_error("{}: an empty folder name", what);
+  struct stat st {};
+  std::filesystem::path dir = path;
+  if (::stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    user_error("{} {}: is a file, not a folder to write into", what, path);
+  // The nearest folder that exists: the one written into, or the one the new folders go into.
+  while (::stat(dir.c_str(), &st) != 0) {
+    const auto parent = dir.has_parent_path() && dir.parent_path() != dir ? dir.parent_path() : std::filesystem::path(".");
+    if (parent == dir) break;
+    dir = parent;
+  }
+  if (!S_ISDIR(st.st_mode)) user_error("{} {}: {} is not a folder", what, path, dir.string());
   if (::access(dir.c_str(), W_OK) != 0)
     user_error("{} {}: cannot write in the folder {}: {}", what, path, dir.string(), reason(errno));
 }

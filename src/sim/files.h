@@ -34,9 +34,13 @@ std::string read_input_file(const std::string& path, std::string_view what, std:
 std::ifstream open_input_file(const std::string& path, std::string_view what,
                               std::ios::openmode mode = std::ios::in);
 
+// The output file name that means standard output.
+inline constexpr std::string_view kStdout = "-";
+
 // An output file written under a temporary name in the destination's folder and renamed into
 // place by commit(). Destroyed without commit() (an exception on the way), the temporary goes.
-// UserError (naming `path`) when it cannot be created, written or renamed.
+// UserError (naming `path`) when it cannot be created, written or renamed. The path "-" is
+// standard output (written directly, flushed and checked by commit()).
 class OutputFile {
  public:
   explicit OutputFile(std::string path, std::ios::openmode mode = std::ios::out);
@@ -44,21 +48,25 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
-  std::ostream& stream() { return out_; }
+  std::ostream& stream() { return *os_; }
   // Flushes, closes and checks the temporary, then renames it to the path.
   void commit();
 
  private:
   std::string path_, target_, tmp_;  // as named, the file written (links resolved), the temporary
   std::ofstream out_;
+  std::ostream* os_ = &out_;  // out_, or std::cout for "-"
   bool done_ = false;
 };
 
-// Writes `content` to `path` through an OutputFile.
+// Writes `content` to `path` through an OutputFile ("-": standard output).
 void write_output_file(const std::string& path, std::string_view content);
 
 // Before a long run: UserError "WHAT PATH: ..." unless an OutputFile could be written at `path`
-// (a name, not a directory, in an existing folder that can be written). Creates nothing.
+// (a name, not a directory, in an existing folder that can be written; or "-"). Creates nothing.
 void check_output_path(const std::string& path, std::string_view what);
+// The same for an output folder (trace::write_trace_dir creates it): an existing folder that can be
+// written, or a path whose nearest existing ancestor is one. Creates nothing.
+void check_output_dir(const std::string& path, std::string_view what);
 
 }  // namespace simfa

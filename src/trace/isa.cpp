@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/error.h"
+
 namespace simfa::trace {
 namespace {
 
@@ -52,6 +54,10 @@ int dtype_bytes(DType t) {
   return 2;
 }
 
+void Instr::wrong_operand(const char* accessor) const {
+  throw InternalError(fmt::format("trace::Instr::{}() of a {} instruction", accessor, op_name(op)));
+}
+
 Instr Instr::tma_tensor(std::uint64_t smem, std::uint64_t gmem, std::uint16_t map, std::uint16_t sid,
                         std::uint16_t mc) {
   Instr i;
@@ -63,7 +69,7 @@ Instr Instr::tma_bulk(std::uint64_t smem, std::uint64_t gmem, std::uint32_t byte
                       std::uint16_t mc) {
   Instr i;
   i.op = Op::TMA_BULK;
-  i.smem = smem, i.gmem = gmem, i.count = bytes, i.id = sid, i.mc = mc;
+  i.smem = smem, i.gmem = gmem, i.operand_ = bytes, i.id = sid, i.mc = mc;
   return i;
 }
 Instr Instr::mb_wait(std::uint16_t sid) {
@@ -75,7 +81,7 @@ Instr Instr::mb_wait(std::uint16_t sid) {
 Instr Instr::acquire(std::uint16_t sid, std::uint32_t tx) {
   Instr i;
   i.op = Op::ACQUIRE_STAGE;
-  i.id = sid, i.count = tx;
+  i.id = sid, i.operand_ = tx;
   return i;
 }
 Instr Instr::release(std::uint16_t sid, std::uint16_t mc) {
@@ -99,7 +105,7 @@ Instr Instr::tma_commit(std::uint16_t gid) {
 Instr Instr::tma_wait(std::uint16_t gid, std::uint32_t n, bool read_only) {
   Instr i;
   i.op = Op::TMA_WAIT;
-  i.id = gid, i.count = n, i.mode = read_only ? 1 : 0;
+  i.id = gid, i.operand_ = n, i.mode = read_only ? 1 : 0;
   return i;
 }
 Instr Instr::wgmma(std::uint32_t d, std::uint64_t a, std::uint64_t b, std::uint16_t m, std::uint16_t n,
@@ -122,7 +128,7 @@ Instr Instr::wgmma_commit(std::uint16_t gid) {
 Instr Instr::wgmma_wait(std::uint16_t gid, std::uint32_t n) {
   Instr i;
   i.op = Op::WGMMA_WAIT;
-  i.id = gid, i.count = n;
+  i.id = gid, i.operand_ = n;
   return i;
 }
 Instr Instr::bar_arrive(std::uint16_t bid) {
@@ -134,13 +140,13 @@ Instr Instr::bar_arrive(std::uint16_t bid) {
 Instr Instr::bar_wait(std::uint16_t bid, std::uint32_t k) {
   Instr i;
   i.op = Op::BAR_WAIT;
-  i.id = bid, i.count = k;
+  i.id = bid, i.operand_ = k;
   return i;
 }
 Instr Instr::bubble(std::uint32_t cycles, bool fixed) {
   Instr i;
   i.op = Op::BUBBLE;
-  i.count = cycles;
+  i.operand_ = cycles;
   i.flags = fixed ? kBubbleFixed : 0;
   return i;
 }
@@ -152,7 +158,7 @@ Instr Instr::sleep(std::uint32_t cycles) {
 Instr Instr::ldg(std::uint64_t gmem, std::uint32_t bytes) {
   Instr i;
   i.op = Op::LDG;
-  i.gmem = gmem, i.count = bytes;
+  i.gmem = gmem, i.operand_ = bytes;
   return i;
 }
 
@@ -261,9 +267,9 @@ std::optional<std::string> validate(const Instr& in, const KernelInfo& k) {
       if (auto e = mcast()) return e;
       return stage();
     case Op::TMA_BULK:
-      if (in.count == 0 || in.count % 16 != 0) return fmt::format("bulk size {} is not a positive multiple of 16 bytes", in.count);
+      if (in.bytes() == 0 || in.bytes() % 16 != 0) return fmt::format("bulk size {} is not a positive multiple of 16 bytes", in.bytes());
       if (in.gmem % 16 != 0 || in.smem % 16 != 0) return std::string("bulk copy addresses must be 16-byte aligned");
-      if (!add_within(in.gmem, in.count)) return address_error("the copy", in.gmem, in.count);
+      if (!add_within(in.gmem, in.bytes())) return address_error("the copy", in.gmem, in.bytes());
       if (auto e = mcast()) return e;
       return stage();
     case Op::MB_WAIT:
@@ -298,14 +304,14 @@ std::optional<std::string> validate(const Instr& in, const KernelInfo& k) {
     case Op::BAR_ARRIVE:
     case Op::BAR_WAIT:
       if (in.id >= kNamedBarriers) return fmt::format("barrier id {} out of range (0..{})", in.id, kNamedBarriers - 1);
-      if (in.op == Op::BAR_WAIT && in.count == 0) return std::string("BAR_WAIT k must be at least 1");
+      if (in.op == Op::BAR_WAIT && in.arrivals() == 0) return std::string("BAR_WAIT k must be at least 1");
       return std::nullopt;
     case Op::BUBBLE:
-      if (in.count == 0) return std::string("bubble length must be at least 1 cycle");
+      if (in.cycles() == 0) return std::string("bubble length must be at least 1 cycle");
       return std::nullopt;
     case Op::LDG:
-      if (in.count == 0 || in.count > 128) return fmt::format("LDG size {} is not in 1..128 bytes", in.count);
-      if (!add_within(in.gmem, in.count)) return address_error("the load", in.gmem, in.count);
+      if (in.bytes() == 0 || in.bytes() > 128) return fmt::format("LDG size {} is not in 1..128 bytes", in.bytes());
+      if (!add_within(in.gmem, in.bytes())) return address_error("the load", in.gmem, in.bytes());
       return std::nullopt;
     case Op::kCount: break;
   }
@@ -317,26 +323,26 @@ std::string format(const Instr& in) {
   auto mc = [&]() { return in.mc ? fmt::format(" mc={:#x}", in.mc) : std::string(); };
   switch (in.op) {
     case Op::TMA_TENSOR: return fmt::format("{} {} {} {} {}{}", name, hex(in.smem), hex(in.gmem), in.map, in.id, mc());
-    case Op::TMA_BULK: return fmt::format("{} {} {} {} {}{}", name, hex(in.smem), hex(in.gmem), in.count, in.id, mc());
+    case Op::TMA_BULK: return fmt::format("{} {} {} {} {}{}", name, hex(in.smem), hex(in.gmem), in.bytes(), in.id, mc());
     case Op::MB_WAIT: return fmt::format("{} {}", name, in.id);
     case Op::ACQUIRE_STAGE:
-      return in.count ? fmt::format("{} {} tx={}", name, in.id, in.count) : fmt::format("{} {}", name, in.id);
+      return in.tx_bytes() ? fmt::format("{} {} tx={}", name, in.id, in.tx_bytes()) : fmt::format("{} {}", name, in.id);
     case Op::RELEASE_STAGE: return fmt::format("{} {}{}", name, in.id, mc());
     case Op::TMA_STORE: return fmt::format("{} {} {} {} {}", name, hex(in.smem), hex(in.gmem), in.map, in.id);
     case Op::TMA_COMMIT:
     case Op::WGMMA_COMMIT:
     case Op::BAR_ARRIVE: return fmt::format("{} {}", name, in.id);
-    case Op::TMA_WAIT: return fmt::format("{} {} {}{}", name, in.id, in.count, in.mode ? " read=1" : "");
-    case Op::WGMMA_WAIT:
-    case Op::BAR_WAIT: return fmt::format("{} {} {}", name, in.id, in.count);
+    case Op::TMA_WAIT: return fmt::format("{} {} {}{}", name, in.id, in.max_pending(), in.mode ? " read=1" : "");
+    case Op::WGMMA_WAIT: return fmt::format("{} {} {}", name, in.id, in.max_pending());
+    case Op::BAR_WAIT: return fmt::format("{} {} {}", name, in.id, in.arrivals());
     case Op::WGMMA:
       return fmt::format("{} {} {} {} {} {} {} {} {} {} {} {}", name, in.d, hex(in.smem), hex(in.gmem), in.m, in.n,
                          in.k, dtype_name(static_cast<DType>(in.dtype)), in.flags & 1,
                          in.mode == static_cast<int>(MmaMode::RS) ? "RS" : "SS", (in.flags >> 1) & 1, in.id);
     case Op::BUBBLE:
-      return fmt::format("{} {}{}{}", name, in.count, (in.flags & kBubbleFixed) ? " fixed=1" : "",
+      return fmt::format("{} {}{}{}", name, in.cycles(), (in.flags & kBubbleFixed) ? " fixed=1" : "",
                          (in.flags & kBubbleSleep) ? " (sampled: fast-forward)" : "");
-    case Op::LDG: return fmt::format("{} {} {}", name, hex(in.gmem), in.count);
+    case Op::LDG: return fmt::format("{} {} {}", name, hex(in.gmem), in.bytes());
     case Op::kCount: break;
   }
   return "?";

@@ -55,7 +55,9 @@ std::optional<DType> dtype_from_name(std::string_view name);
 int dtype_bytes(DType t);  // 2 for F16/BF16, 1 for FP8, 4 for TF32
 
 // One instruction of one logical thread (WarpGroup). Fields are used per opcode as documented
-// above; unused fields are zero, so two equal instructions compare equal.
+// above; unused fields are zero, so two equal instructions compare equal. The 32-bit operand means
+// something different per opcode, so it is private behind one named accessor per meaning, each
+// checking the opcode (InternalError otherwise): a new instruction adds its own accessor.
 struct Instr {
   Op op = Op::BUBBLE;
   std::uint8_t dtype = 0;   // WGMMA: DType
@@ -65,12 +67,33 @@ struct Instr {
   std::uint16_t map = 0;    // TMA_TENSOR / TMA_STORE: tensor map id
   std::uint16_t m = 0, n = 0, k = 0;  // WGMMA shape
   std::uint16_t mc = 0;     // TMA_TENSOR / TMA_BULK / RELEASE_STAGE: cluster multicast mask (0 = own CTA)
-  std::uint32_t count = 0;  // BUBBLE cycles; BAR_WAIT k; *_WAIT N; TMA_BULK / LDG bytes; ACQUIRE_STAGE tx bytes (0 = inferred)
+
+ private:
+  std::uint32_t operand_ = 0;  // see the accessors below
+
+ public:
   std::uint32_t d = 0;      // WGMMA accumulator fragment id
   std::uint64_t smem = 0;   // TMA: shared-memory address; WGMMA: operand a
   std::uint64_t gmem = 0;   // TMA / LDG: global address; WGMMA: operand b
 
   bool operator==(const Instr&) const = default;
+
+  // TMA_BULK, LDG: bytes copied or loaded.
+  std::uint32_t bytes() const { return operand(op == Op::TMA_BULK || op == Op::LDG, "bytes"); }
+  // ACQUIRE_STAGE: transaction bytes the next fill of the stage brings (0 = inferred by the reader).
+  std::uint32_t tx_bytes() const { return operand(op == Op::ACQUIRE_STAGE, "tx_bytes"); }
+  void set_tx_bytes(std::uint32_t b) {
+    operand(op == Op::ACQUIRE_STAGE, "set_tx_bytes");
+    operand_ = b;
+  }
+  // TMA_WAIT, WGMMA_WAIT: N, the committed groups (id <= gid) that may still be in flight.
+  std::uint32_t max_pending() const {
+    return operand(op == Op::TMA_WAIT || op == Op::WGMMA_WAIT, "max_pending");
+  }
+  // BAR_WAIT: k, the arrivals (besides its own) the barrier waits for.
+  std::uint32_t arrivals() const { return operand(op == Op::BAR_WAIT, "arrivals"); }
+  // BUBBLE: cycles of CUDA-core work.
+  std::uint32_t cycles() const { return operand(op == Op::BUBBLE, "cycles"); }
 
   static Instr tma_tensor(std::uint64_t smem, std::uint64_t gmem, std::uint16_t map, std::uint16_t sid,
                           std::uint16_t mc = 0);
@@ -91,6 +114,14 @@ struct Instr {
   static Instr bubble(std::uint32_t cycles, bool fixed = false);
   static Instr sleep(std::uint32_t cycles);  // BUBBLE with kBubbleSleep
   static Instr ldg(std::uint64_t gmem, std::uint32_t bytes);
+
+ private:
+  std::uint32_t operand(bool right_op, const char* accessor) const {
+    if (!right_op) [[unlikely]]
+      wrong_operand(accessor);
+    return operand_;
+  }
+  [[noreturn]] void wrong_operand(const char* accessor) const;  // InternalError naming op and accessor
 };
 static_assert(sizeof(Instr) == 40);
 

@@ -41,7 +41,7 @@ namespace {
 
 // Bytes one TMA load delivers to each destination CTA's stage.
 std::uint64_t load_bytes(const Instr& in, const KernelInfo& k) {
-  if (in.op == Op::TMA_BULK) return in.count;
+  if (in.op == Op::TMA_BULK) return in.bytes();
   if (in.op == Op::TMA_TENSOR && k.has_tmap(in.map)) return k.tmap(in.map).box_bytes();
   return 0;
 }
@@ -52,7 +52,7 @@ std::uint64_t load_bytes(const Instr& in, const KernelInfo& k) {
 void infer_tx(WgData& w, const KernelInfo& k) {
   for (std::size_t i = 0; i < w.code.size(); ++i) {
     Instr& a = w.code[i];
-    if (a.op != Op::ACQUIRE_STAGE || a.count != 0) continue;
+    if (a.op != Op::ACQUIRE_STAGE || a.tx_bytes() != 0) continue;
     std::uint64_t tx = 0;
     for (std::size_t j = i + 1; j < w.code.size(); ++j) {
       const Instr& b = w.code[j];
@@ -60,7 +60,7 @@ void infer_tx(WgData& w, const KernelInfo& k) {
       if ((b.op == Op::TMA_TENSOR || b.op == Op::TMA_BULK) && b.id == a.id)
         tx += load_bytes(b, k) * static_cast<std::uint64_t>(b.mc ? std::popcount(b.mc) : 1);
     }
-    a.count = static_cast<std::uint32_t>(std::min<std::uint64_t>(tx, 0xFFFFFFFFu));
+    a.set_tx_bytes(static_cast<std::uint32_t>(std::min<std::uint64_t>(tx, 0xFFFFFFFFu)));
   }
 }
 

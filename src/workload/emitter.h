@@ -64,7 +64,7 @@ class Fa3Emitter {
 
   // Consumer waits and releases. A K/V release reaches every CTA of the cluster. So does the
   // QueryEmpty release of the Q stage, because stage_arrivals is kernel-wide (consumers x cluster):
-  // a CTA reloads Q once both CTAs' consumers are done with theirs (ISA_REQUESTS.md item 3).
+  // a CTA reloads Q once both CTAs' consumers are done with theirs (docs/fa3-workload.md, deviations).
   void wait_q(Out& o) const { o.push_back(trace::Instr::mb_wait(q_stage())); }
   void wait_k(Out& o, int s) const { o.push_back(trace::Instr::mb_wait(k_stage(s))); }
   void wait_v(Out& o, int s) const { o.push_back(trace::Instr::mb_wait(v_stage(s))); }

@@ -1,4 +1,4 @@
-// Configuration keys of the FA3 workload (fa3.*) and the SM unit throughputs its bubble model uses.
+// Configuration keys of the FA3 workload (fa3.*).
 #pragma once
 
 namespace simfa {
@@ -7,9 +7,8 @@ class ParamRegistry;
 
 namespace simfa::workload {
 
-// Registers every fa3.* key, plus sm.fp32_ops_per_cycle, sm.fp16_ops_per_cycle,
-// sm.mufu_ops_per_cycle and sm.smem_bytes_per_cycle (GPU properties that belong in
-// core/params.cpp; kept here until the core registers them, see docs/fa3-workload.md).
+// Registers every fa3.* key (the SM pipe rates the bubble model uses, sm.*_per_cycle, are the
+// core's: core/params.cpp).
 void register_workload_params(ParamRegistry& r);
 
 }  // namespace simfa::workload

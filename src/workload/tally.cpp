@@ -37,9 +37,9 @@ TraceTally tally(trace::TraceSource& src) {
           switch (in.op) {
             case trace::Op::WGMMA: t.wgmma_flops += 2ull * in.m * in.n * in.k; break;
             case trace::Op::TMA_TENSOR: t.tma_load_bytes += box_bytes_in_bounds(k.tmap(in.map), in.gmem); break;
-            case trace::Op::TMA_BULK: t.tma_load_bytes += in.count; break;
+            case trace::Op::TMA_BULK: t.tma_load_bytes += in.bytes(); break;
             case trace::Op::TMA_STORE: t.tma_store_bytes += box_bytes_in_bounds(k.tmap(in.map), in.gmem); break;
-            case trace::Op::BUBBLE: t.bubble_cycles += in.count; break;
+            case trace::Op::BUBBLE: t.bubble_cycles += in.cycles(); break;
             default: break;
           }
         }

@@ -127,4 +127,20 @@ TEST(Cli, ConfigShowListsKeysWithUnitsAndSources) {
   EXPECT_EQ(nlohmann::json::parse(j.text)["tma.launch_cycles"], 41);
 }
 
+TEST(Cli, SimulationAndAnalyticModelTakeOneSetOfWorkloadFlags) {
+  const Out run = simfa("run --help"), analyze = simfa("analyze --help");
+  for (const char* flag : {"--model", "--batch", "--seqlen", "--seqlen-q", "--kv-seqlen", "--heads-kv", "--group",
+                           "--head-dim", "--dtype", "--causal", "--clock-mhz", "--gpu", "--set"}) {
+    EXPECT_NE(run.text.find(flag), std::string::npos) << flag;
+    EXPECT_NE(analyze.text.find(flag), std::string::npos) << flag;
+  }
+  // One resolver: the same contradiction is the same error for both.
+  for (const char* cmd : {"run", "analyze"}) {
+    const Out o = simfa(std::string(cmd) + " --seqlen 1024 --seqlen-q 512");
+    EXPECT_EQ(o.rc, 2) << cmd;
+    EXPECT_NE(o.text.find("seqlen (--seqlen) 1024 and seqlen_q (--seqlen-q) 512 disagree"), std::string::npos)
+        << cmd << ": " << o.text;
+  }
+}
+
 }  // namespace

@@ -188,5 +188,14 @@ TEST(Semantics, AReleaseCountsAsConsumingThePhase) {
   ASSERT_EQ(waits.size(), 1u);
   EXPECT_GT(waits[0].end, 500u);
 }
+TEST(RunResult, AnUnknownStatisticIsAnErrorNeverZero) {
+  const RunResult r = run(make_trace({{{Instr::bubble(5)}}}), small_gpu());
+  EXPECT_GT(r.stat("gpu.instructions"), 0);
+  EXPECT_THROW(r.stat("gpu.no_such_statistic"), InternalError);
+  // The fixed memory has no L2: find_stat says so instead of a 0.
+  EXPECT_FALSE(r.find_stat("lts__t_bytes.sum").has_value());
+  EXPECT_THROW(r.stat("lts__t_bytes.sum"), InternalError);
+}
+
 }  // namespace
 }  // namespace simfa::test

@@ -34,7 +34,7 @@ struct Point {
 };
 
 void check_latency(const std::string& file, bool tma, const std::vector<Point>& points) {
-  const Csv measured = read_csv(kDir + file);
+  const Csv measured = read_measured_csv(kDir + file);
   const Config cfg = h200_at(measured);
   for (const Point& p : points) {
     Options o;
@@ -74,7 +74,7 @@ struct Copy {
 };
 
 TEST(H200Memory, TmaBandwidthSubsetStaysWithinTheReportedErrors) {
-  const Csv measured = read_csv(kDir + "tma_bandwidth.csv");
+  const Csv measured = read_measured_csv(kDir + "tma_bandwidth.csv");
   const Config cfg = h200_at(measured);
   Options o;
   o.sim_bytes = 128ull << 20;  // as docs/validation.md runs the file (--sim-mib 128)

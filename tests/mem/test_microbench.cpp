@@ -65,7 +65,7 @@ TEST(Compare, ComputesMapeAndMaximumOverMatchingRows) {
   r.key_columns = {"working_set_kib"};
   r.value_column = "latency_cycles";
   r.rows = {{{"2"}, 110, {}, {}}, {{"4"}, 200, {}, {}}, {{"16"}, 1, {}, {}}};
-  compare(r, read_csv(path));
+  compare(r, read_measured_csv(path));
   ASSERT_TRUE(r.mape_pct);
   EXPECT_EQ(r.compared, 2u);
   EXPECT_NEAR(*r.rows[1].measured, 250.0, 1e-9);  // duplicate keys: their mean

@@ -44,7 +44,7 @@ TEST(SliceHash, StaysInRangeForAnySliceCount) {
 TEST(SliceHash, XorSpreadsTwoKibStridesOverAllSlices) {
   // FA3 K/V rows: 256-byte rows (head dim 128, FP16) at a 2048-byte stride (§5.4).
   const auto lines = strided_lines(80 * 64, 256, 2048);
-  auto c = histogram(*make_xor_hash(80), lines, 80);
+  auto c = histogram(*make_slice_hash("xor", 80), lines, 80);
   const double mean = static_cast<double>(lines.size()) / 80;
   EXPECT_EQ(std::count(c.begin(), c.end(), 0), 0);
   EXPECT_LE(*std::max_element(c.begin(), c.end()), 1.5 * mean);
@@ -52,7 +52,7 @@ TEST(SliceHash, XorSpreadsTwoKibStridesOverAllSlices) {
 
 TEST(SliceHash, XorBalancesContiguousBuffers) {
   const auto lines = strided_lines(1, 80 * 128 * 256, 0);
-  auto c = histogram(*make_xor_hash(80), lines, 80);
+  auto c = histogram(*make_slice_hash("xor", 80), lines, 80);
   const double mean = static_cast<double>(lines.size()) / 80;
   EXPECT_LE(*std::max_element(c.begin(), c.end()), 1.05 * mean);
   EXPECT_GE(*std::min_element(c.begin(), c.end()), 0.95 * mean);
@@ -60,7 +60,7 @@ TEST(SliceHash, XorBalancesContiguousBuffers) {
 
 TEST(SliceHash, LastBitsConcentratesTwoKibStrides) {
   const auto lines = strided_lines(80 * 64, 256, 2048);
-  auto c = histogram(*make_last_bits_hash(80), lines, 80);
+  auto c = histogram(*make_slice_hash("last-bits", 80), lines, 80);
   const auto used = 80 - std::count(c.begin(), c.end(), 0);
   EXPECT_LE(used, 16);  // 16 lines per stride: only lines 0 and 1 of each 16 are touched
 }

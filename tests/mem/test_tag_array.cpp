@@ -7,7 +7,7 @@ namespace simfa::mem {
 namespace {
 
 TEST(TagArray, LruEvictsTheLeastRecentlyUsedWay) {
-  TagArray t(1, 2, 1, make_lru(2));
+  TagArray t(1, 2, 1, make_replacement("lru", 2, 0, ""));
   TagArray::Victim v;
   t.insert(10, 0xF, 0, false, v);
   t.insert(11, 0xF, 0x1, false, v);
@@ -23,7 +23,7 @@ TEST(TagArray, LruEvictsTheLeastRecentlyUsedWay) {
 
 TEST(TagArray, SetIndexSkipsTheSliceHashBits) {
   // With a divisor of 80, lines 0..79 share set 0 and line 80 is in set 1.
-  TagArray t(2, 1, 80, make_lru(2));
+  TagArray t(2, 1, 80, make_replacement("lru", 2, 0, ""));
   TagArray::Victim v;
   t.insert(0, 0xF, 0, false, v);
   t.insert(80, 0xF, 0, false, v);
@@ -34,7 +34,7 @@ TEST(TagArray, SetIndexSkipsTheSliceHashBits) {
 }
 
 TEST(TagArray, CountsShadowLines) {
-  TagArray t(4, 2, 1, make_lru(8));
+  TagArray t(4, 2, 1, make_replacement("lru", 8, 0, ""));
   TagArray::Victim v;
   t.insert(1, 0xF, 0, true, v);
   t.insert(2, 0xF, 0, false, v);

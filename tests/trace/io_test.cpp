@@ -78,8 +78,8 @@ TEST(TraceIo, AcquireTxIsInferredFromTheLoadsThatFollow) {
       "CTA 1\nWG 0\nBUBBLE 1\n",
       "x");
   // Two 64 x 88 FP16 boxes, each multicast to 2 CTAs: 2 x 11264 x 2 = 45056 bytes per CTA.
-  EXPECT_EQ(t.ctas[0].wgs[0].code[0].count, 45056u);
-  EXPECT_EQ(t.ctas[0].wgs[0].code[3].count, 0u);
+  EXPECT_EQ(t.ctas[0].wgs[0].code[0].tx_bytes(), 45056u);
+  EXPECT_EQ(t.ctas[0].wgs[0].code[3].tx_bytes(), 0u);
 }
 
 TEST(TraceIo, DirectoryOfFilesAndWriterRoundTrip) {

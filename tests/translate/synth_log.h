@@ -141,7 +141,7 @@ inline SynthRun synthesize_and_log(workload::Fa3Source& src, double tick_scale =
             case Op::WGMMA_WAIT: {
               last_done = inflight.front();
               inflight.pop_front();
-              rec(in.count == 1 ? SIMFA_EV_WAIT_WG_1 : SIMFA_EV_WAIT_WG_0, last_done.s, last_done.n);
+              rec(in.max_pending() == 1 ? SIMFA_EV_WAIT_WG_1 : SIMFA_EV_WAIT_WG_0, last_done.s, last_done.n);
               softmax_next = last_done.qk;
               if (!last_done.qk && inflight.empty() && npv == r.count() && !k.paper_recipe) {
                 // simfa-attn logs EPILOGUE_START right before its epilogue bubble (below).
@@ -153,18 +153,18 @@ inline SynthRun synthesize_and_log(workload::Fa3Source& src, double tick_scale =
             case Op::BUBBLE:
               if (epi_open && k.o_from_registers) {  // simfa-attn: the bracketed epilogue bubble
                 rec(SIMFA_EV_EPILOGUE_START, 0, cur.m_block);
-                ts += static_cast<std::uint64_t>(in.count * tick_scale + 0.5);
+                ts += static_cast<std::uint64_t>(in.cycles() * tick_scale + 0.5);
                 rec(SIMFA_EV_EPILOGUE_END, 0, cur.m_block);
                 epi_open = false;
                 adv = 0;
               } else if (softmax_next) {
                 rec(SIMFA_EV_SOFTMAX_START, last_done.s, last_done.n);
-                ts += static_cast<std::uint64_t>(in.count * tick_scale + 0.5);
+                ts += static_cast<std::uint64_t>(in.cycles() * tick_scale + 0.5);
                 rec(SIMFA_EV_SOFTMAX_END, last_done.s, last_done.n);
                 softmax_next = false;
                 adv = 0;
               } else {
-                adv = in.count;
+                adv = in.cycles();
               }
               break;
             case Op::TMA_STORE:

@@ -150,13 +150,13 @@ TEST_F(RealLog, MeasuredBubblesChangeOnlyTheBracketedBubbles) {
         }
         // The steady-state softmax (880 model cycles) and the epilogue (224) are bracketed; on the
         // H200 both took longer than the unit-rate model.
-        if (x.count == model_softmax) {
+        if (x.cycles() == model_softmax) {
           ++softmax;
-          EXPECT_GT(y.count, model_softmax);
+          EXPECT_GT(y.cycles(), model_softmax);
         }
-        if (x.count == model_epilogue) {
+        if (x.cycles() == model_epilogue) {
           ++epilogue;
-          EXPECT_GT(y.count, model_epilogue);
+          EXPECT_GT(y.cycles(), model_epilogue);
         }
       }
   }

@@ -281,7 +281,7 @@ TEST(TranslateBubbles, MeasuredSoftmaxReplacesTheModelBubble) {
   std::size_t bubbles_3660 = 0;
   for (std::uint32_t cta = 0; cta < 2; ++cta)
     for (const auto& w : measured.translate_cta(cta))
-      for (const Instr& in : w.code) bubbles_3660 += in.op == trace::Op::BUBBLE && in.count == 3660;
+      for (const Instr& in : w.code) bubbles_3660 += in.op == trace::Op::BUBBLE && in.cycles() == 3660;
   EXPECT_EQ(bubbles_3660, softmaxes);
   EXPECT_EQ(measured.instructions(), model.instructions());
 }
@@ -592,7 +592,7 @@ TEST_F(TranslateSimfaAttnErrors, MeasuredEpilogueTakesTheBracketedGap) {
   for (std::uint32_t cta = 0; cta < 2; ++cta)
     for (const auto& w : tr.translate_cta(cta))
       for (std::size_t i = 0; i < w.code.size(); ++i)
-        if (w.code[i].op == trace::Op::BUBBLE && w.code[i].count == 5000) {
+        if (w.code[i].op == trace::Op::BUBBLE && w.code[i].cycles() == 5000) {
           ++stretched;
           ASSERT_LT(i + 1, w.code.size());
           EXPECT_EQ(w.code[i + 1].op, trace::Op::TMA_STORE);  // the stores follow the epilogue

@@ -1,7 +1,7 @@
 // An untimed interpreter of the synchronization semantics (stages, fills, named barriers) used to
 // check that synthesized traces complete: every TMA fill lands at once, GEMMs and stores are free,
 // WarpGroups run round robin. A thread waits on MB_WAIT for fill max(waits, releases) of its own,
-// the rule src/workload/ISA_REQUESTS.md item 1 asks the core for.
+// the core's rule (docs/trace-format.md, MB_WAIT).
 #pragma once
 #include <map>
 #include <memory>
@@ -80,7 +80,7 @@ inline std::string run_protocol(trace::TraceSource& src) {
           case trace::Op::ACQUIRE_STAGE: {
             Stage& s = c.st[in.id];
             if (s.releases < s.acquires * k.stage_arrivals) { ok = false; break; }
-            c.fill_tx[in.id].push_back(in.count);
+            c.fill_tx[in.id].push_back(in.tx_bytes());
             ++s.acquires;
             complete_fills(c, in.id);
             break;
@@ -111,11 +111,11 @@ inline std::string run_protocol(trace::TraceSource& src) {
           case trace::Op::BAR_WAIT: {
             Bar& b = c.bars[in.id];
             if (!t.in_bar) {
-              if (b.need && b.need != in.count + 1)
+              if (b.need && b.need != in.arrivals() + 1)
                 return fmt::format("cta {} barrier {}: waiters disagree on the count", t.cta, in.id);
               t.in_bar = true;
               t.bar_gen = b.gen;
-              b.need = in.count + 1;
+              b.need = in.arrivals() + 1;
               ++b.count;
               if (b.count > b.need) return fmt::format("cta {} barrier {} overflows", t.cta, in.id);
               if (b.count == b.need) b.count = 0, b.need = 0, ++b.gen;

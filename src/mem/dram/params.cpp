@@ -10,8 +10,10 @@
 
 #include "mem/dram/dram.h"
 #include "mem/dram/mapping.h"
+#include "mem/dram/scheduler.h"
 #include "sim/config.h"
 #include "sim/error.h"
+#include "sim/variants.h"
 
 namespace simfa::mem {
 namespace {
@@ -20,12 +22,32 @@ constexpr const char* kHw = "../shared/reference/hardware.md";
 constexpr const char* kRam =
     "Ramulator 2.1 HBM3 preset (hardware.md HBM3 table), ceil(ns / 0.769ns)";
 
+// The modes of dram.channel_hash and dram.refresh: names for values of one implementation, listed
+// here (the schedulers, which are implementations, are variant files: scheduler.h).
+constinit const Variant<ChannelHash> kXorChannels{
+    "xor", "an XOR fold of the other address fields is added to the channel digit (spreads power-of-two strides)",
+    ChannelHash::Xor};
+constinit const Variant<ChannelHash> kPlainChannels{"none", "the channel digit as it is", ChannelHash::None};
+const VariantList<ChannelHash>& channel_hashes() {
+  static const VariantList<ChannelHash> list("dram.channel_hash", "channel hash", {&kXorChannels, &kPlainChannels});
+  return list;
+}
+constinit const Variant<RefreshMode> kAllBankRefresh{
+    "all-bank", "REFab every tREFI, the pseudo-channel blocked for tRFC", RefreshMode::AllBank};
+constinit const Variant<RefreshMode> kPerBankRefresh{
+    "per-bank", "REFpb to one bank every tREFI/banks, that bank blocked for tRFCpb", RefreshMode::PerBank};
+constinit const Variant<RefreshMode> kNoRefresh{"off", "no refresh", RefreshMode::Off};
+const VariantList<RefreshMode>& refresh_modes() {
+  static const VariantList<RefreshMode> list("dram.refresh", "refresh mode",
+                                             {&kAllBankRefresh, &kPerBankRefresh, &kNoRefresh});
+  return list;
+}
+
 // One descriptor; spelled out in full so every field is explicit.
 void add(ParamRegistry& r, std::string key, ParamType type, std::string def, std::string unit,
-         std::string doc, std::string src, double min = -1e300, double max = 1e300,
-         std::vector<std::string> choices = {}) {
+         std::string doc, std::string src, double min = -1e300, double max = 1e300) {
   r.add(ParamDesc{std::move(key), type, std::move(def), std::move(unit), std::move(doc),
-                  std::move(src), min, max, std::move(choices)});
+                  std::move(src), min, max, {}});
 }
 
 // At most 100,000 tCK (77 us at HBM3's 1.3 GHz): 20x the longest real timing (tREFI); beyond, the
@@ -68,13 +90,10 @@ void register_dram_params(ParamRegistry& r) {
       "in lines, Pc pseudo-channel, Ch channel); each exactly once",
       "design choice (docs/dram.md): channels on the lowest line bits, then pseudo-channel, then "
       "bank group so a stream alternates bank groups (tCCD_S)");
-  add(r, "dram.channel_hash", ParamType::Enum, "xor", "",
-      "channel selection: 'xor' adds an XOR fold of the other address fields to the channel "
-      "digit (spreads power-of-two strides), 'none' uses the digit as is",
-      "design choice (docs/dram.md)", 0, 0, {"xor", "none"});
-  add(r, "dram.scheduler", ParamType::Enum, "frfcfs", "",
-      "command scheduler per pseudo-channel: 'frfcfs' (row hits first, then oldest) or 'fcfs'",
-      "issue 3 (FR-FCFS, Rixner et al. ISCA 2000)", 0, 0, {"frfcfs", "fcfs"});
+  r.add(variant_param("dram.channel_hash", "xor", "channel selection", "design choice (docs/dram.md)",
+                      channel_hashes()));
+  r.add(variant_param("dram.scheduler", "frfcfs", "command scheduler per pseudo-channel",
+                      "issue 3 (FR-FCFS, Rixner et al. ISCA 2000)", dram_schedulers()));
   add(r, "dram.read_queue", ParamType::Int, "32", "requests", "read queue per pseudo-channel",
       "design choice (Ramulator 2 default controller queue size 32)", 1, 4096);
   add(r, "dram.write_queue", ParamType::Int, "32", "requests", "write queue per pseudo-channel",
@@ -89,12 +108,10 @@ void register_dram_params(ParamRegistry& r) {
       "column commands to an open row after which pending hits no longer delay a precharge "
       "for an older request (starvation guard)",
       "design choice: one row of 32-byte bursts (1 KiB / 32 B)", 1, 1 << 20);
-  add(r, "dram.refresh", ParamType::Enum, "all-bank", "",
-      "refresh: 'all-bank' (REFab every tREFI, the pseudo-channel blocked for tRFC), "
-      "'per-bank' (REFpb to one bank every tREFI/banks, blocked for tRFCpb), 'off'",
+  r.add(variant_param("dram.refresh", "all-bank", "refresh",
       "JESD238 baseline all-bank refresh; it puts streaming reads at 88% of peak, in the "
       "85-95% band measured on H100 (issue 3), where per-bank refresh would give 99%",
-      0, 0, {"all-bank", "per-bank", "off"});
+      refresh_modes()));
   add(r, "dram.ctrl_latency", ParamType::Int, "180", "cycles",
       "core cycles added to every DRAM response: controller, PHY and the return link",
       "calibration: L2 near miss - near hit = 555.5 - 258 = 297.5 cycles (Luo et al.) minus the "
@@ -145,23 +162,18 @@ DramParams dram_params_from(const Config& cfg) {
   p.burst_length = u32("dram.burst_length");
   p.transfers_per_clock = u32("dram.transfers_per_clock");
   p.data_rate_mts = cfg.f("dram.data_rate");
-  p.line_bytes = cfg.registry().find("mem.line_bytes") ? u32("mem.line_bytes") : 128;
+  p.line_bytes = u32("mem.line_bytes");
   p.mapping = cfg.s("dram.mapping");
-  p.channel_hash = cfg.s("dram.channel_hash") == "xor" ? ChannelHash::Xor : ChannelHash::None;
+  p.channel_hash = channel_hashes().get(cfg.s("dram.channel_hash")).make;
   p.scheduler = cfg.s("dram.scheduler");
   p.read_queue = u32("dram.read_queue");
   p.write_queue = u32("dram.write_queue");
   p.write_high = u32("dram.write_high_watermark");
   p.write_low = u32("dram.write_low_watermark");
   p.row_hit_cap = u32("dram.row_hit_cap");
-  const std::string& ref = cfg.s("dram.refresh");
-  p.refresh = ref == "per-bank"   ? RefreshMode::PerBank
-              : ref == "all-bank" ? RefreshMode::AllBank
-                                  : RefreshMode::Off;
+  p.refresh = refresh_modes().get(cfg.s("dram.refresh")).make;
   p.ctrl_latency = cfg.u("dram.ctrl_latency");
   // The core clock is the SM clock of the core library's `gpu.clock`: every returned time is in it.
-  if (!cfg.registry().find("gpu.clock"))
-    throw InternalError("dram: configuration key gpu.clock is not registered");
   p.core_hz = cfg.f("gpu.clock");
   DramTiming& t = p.t;
   t.tCL = tk("tCL");

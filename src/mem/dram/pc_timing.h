@@ -32,12 +32,10 @@ class PcTiming {
   void issue(Cmd c, std::uint32_t bank, std::uint32_t row, DCycle at);
 
   const BankState& bank(std::uint32_t b) const { return banks_[b]; }
-  std::uint32_t num_banks() const { return static_cast<std::uint32_t>(banks_.size()); }
   std::uint32_t group_of(std::uint32_t bank) const {
     return group_shift_ >= 0 ? bank >> group_shift_ : bank / banks_per_group_;
   }
   bool all_closed() const { return open_banks_ == 0; }
-  std::uint64_t open_mask() const { return open_banks_; }
   const DramTiming& timing() const { return t_; }
 
  private:

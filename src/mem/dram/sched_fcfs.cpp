@@ -3,6 +3,7 @@
 #include "mem/dram/scheduler.h"
 
 namespace simfa::mem {
+namespace {
 
 class FcfsScheduler final : public DramScheduler {
  public:
@@ -28,6 +29,11 @@ class FcfsScheduler final : public DramScheduler {
   }
 };
 
-std::unique_ptr<DramScheduler> make_fcfs_scheduler() { return std::make_unique<FcfsScheduler>(); }
+}  // namespace
+
+extern const DramSchedulerVariant fcfs_scheduler;
+constinit const DramSchedulerVariant fcfs_scheduler{
+    "fcfs", "only the oldest request is served (the baseline FR-FCFS is measured against)",
+    []() -> std::unique_ptr<DramScheduler> { return std::make_unique<FcfsScheduler>(); }};
 
 }  // namespace simfa::mem

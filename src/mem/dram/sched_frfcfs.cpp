@@ -12,6 +12,7 @@
 #include "mem/dram/scheduler.h"
 
 namespace simfa::mem {
+namespace {
 
 class FrFcfsScheduler final : public DramScheduler {
  public:
@@ -64,8 +65,11 @@ class FrFcfsScheduler final : public DramScheduler {
   }
 };
 
-std::unique_ptr<DramScheduler> make_frfcfs_scheduler() {
-  return std::make_unique<FrFcfsScheduler>();
-}
+}  // namespace
+
+extern const DramSchedulerVariant frfcfs_scheduler;
+constinit const DramSchedulerVariant frfcfs_scheduler{
+    "frfcfs", "row hits first, then the oldest request (Rixner et al., ISCA 2000)",
+    []() -> std::unique_ptr<DramScheduler> { return std::make_unique<FrFcfsScheduler>(); }};
 
 }  // namespace simfa::mem

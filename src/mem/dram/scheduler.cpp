@@ -1,17 +1,19 @@
-// Chooses the scheduler variant by name.
+// The list of DRAM command schedulers (dram.scheduler): one line per variant file.
 #include "mem/dram/scheduler.h"
-
-#include "sim/error.h"
 
 namespace simfa::mem {
 
-std::unique_ptr<DramScheduler> make_frfcfs_scheduler();
-std::unique_ptr<DramScheduler> make_fcfs_scheduler();
+extern const DramSchedulerVariant frfcfs_scheduler;  // sched_frfcfs.cpp
+extern const DramSchedulerVariant fcfs_scheduler;    // sched_fcfs.cpp
 
-std::unique_ptr<DramScheduler> make_dram_scheduler(const std::string& name) {
-  if (name == "frfcfs") return make_frfcfs_scheduler();
-  if (name == "fcfs") return make_fcfs_scheduler();
-  user_error("dram.scheduler = '{}': expected frfcfs or fcfs", name);
+const VariantList<DramSchedulerMake>& dram_schedulers() {
+  static const VariantList<DramSchedulerMake> list("dram.scheduler", "DRAM scheduler",
+                                                   {&frfcfs_scheduler, &fcfs_scheduler});
+  return list;
+}
+
+std::unique_ptr<DramScheduler> make_dram_scheduler(std::string_view name) {
+  return dram_schedulers().get(name).make();
 }
 
 }  // namespace simfa::mem

@@ -1,4 +1,5 @@
-// DRAM command scheduler of one pseudo-channel (a variant concept: one file per policy).
+// DRAM command scheduler of one pseudo-channel (dram.scheduler). A variant concept: one file per
+// policy (sched_*.cpp), listed in scheduler.cpp.
 //
 // Contract: pick() looks at the first `visible` entries of `queue` (age order) and the timing
 // state, and names at most one column command (RD/WR for a row hit) and at most one row command
@@ -17,6 +18,7 @@
 #include "mem/dram/command.h"
 #include "mem/dram/entry.h"
 #include "mem/dram/pc_timing.h"
+#include "sim/variants.h"
 
 namespace simfa::mem {
 
@@ -44,7 +46,12 @@ class DramScheduler {
   virtual SchedPick pick(const SchedView& v, DCycle at) const = 0;
 };
 
-// "frfcfs" or "fcfs"; throws UserError naming dram.scheduler otherwise.
-std::unique_ptr<DramScheduler> make_dram_scheduler(const std::string& name);
+using DramSchedulerMake = std::unique_ptr<DramScheduler> (*)();
+using DramSchedulerVariant = Variant<DramSchedulerMake>;
+// Every policy, for dram.scheduler.
+const VariantList<DramSchedulerMake>& dram_schedulers();
+
+// The policy called `name`; UserError listing the choices for an unknown name.
+std::unique_ptr<DramScheduler> make_dram_scheduler(std::string_view name);
 
 }  // namespace simfa::mem

@@ -16,22 +16,13 @@
 
 namespace simfa::mem::test {
 
-// The memory keys (which include dram.* when the hierarchy is built) plus the core clock, which the
-// core library registers in the full simulator; this stand-in copies its default (1830 MHz).
+// The memory keys (dram.* among them) plus the core clock, which the core library registers in the
+// full simulator; this stand-in copies its default (1830 MHz).
 inline ParamRegistry dram_registry() {
   ParamRegistry r;
   register_mem_params(r);
-  if (!r.find("dram.channels")) register_dram_params(r);
-  if (!r.find("gpu.clock"))
-    r.add(ParamDesc{"gpu.clock",
-                    ParamType::Frequency,
-                    "1830MHz",
-                    "Hz",
-                    "SM clock (test stand-in)",
-                    "src/core/params.cpp",
-                    1e6,
-                    1e11,
-                    {}});
+  r.add(ParamDesc{"gpu.clock", ParamType::Frequency, "1830MHz", "Hz", "SM clock (test stand-in)",
+                  "src/core/params.cpp", 1e6, 1e11, {}});
   return r;
 }
 

@@ -1,10 +1,10 @@
-// A small, dependency-free SVG line chart for `simfa plot` (deterministic output: same input,
-// same bytes). Python users get matplotlib figures from simfa.plot instead.
+// A small SVG line chart for `simfa plot`, drawn with the shared SVG writer (svg.h; deterministic
+// output: same input, same bytes). Python users get matplotlib figures from simfa.plot instead.
 #pragma once
 #include <string>
 #include <vector>
 
-namespace simfa::cli {
+namespace simfa::report {
 
 struct ChartSeries {
   std::string label;
@@ -33,4 +33,4 @@ struct Chart {
 
 std::string render_svg(const Chart& c);
 
-}  // namespace simfa::cli
+}  // namespace simfa::report

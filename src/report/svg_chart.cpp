@@ -1,6 +1,8 @@
 // SVG line chart: linear or log axes with "nice" ticks, series with lines and markers, a shaded
 // interval, vertical markers and a legend. Coordinates are printed with fixed precision.
-#include "cli/svg_chart.h"
+#include "report/svg_chart.h"
+
+#include "report/svg.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,20 +10,8 @@
 
 #include <fmt/format.h>
 
-namespace simfa::cli {
+namespace simfa::report {
 namespace {
-
-std::string esc(const std::string& s) {
-  std::string r;
-  for (char c : s) {
-    if (c == '&') r += "&amp;";
-    else if (c == '<') r += "&lt;";
-    else if (c == '>') r += "&gt;";
-    else if (c == '"') r += "&quot;";
-    else r += c;
-  }
-  return r;
-}
 
 struct Axis {
   double lo = 0, hi = 1;
@@ -32,14 +22,6 @@ struct Axis {
     return a + t * (b - a);
   }
 };
-
-double nice_step(double range, int target) {
-  const double raw = range / target;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-    if (m * mag >= raw) return m * mag;
-  return 10 * mag;
-}
 
 std::vector<double> ticks(Axis& ax, int target, bool include_zero, bool tokens = false) {
   std::vector<double> t;
@@ -59,7 +41,7 @@ std::vector<double> ticks(Axis& ax, int target, bool include_zero, bool tokens =
   }
   if (include_zero) ax.lo = std::min(ax.lo, 0.0);
   if (ax.hi <= ax.lo) ax.hi = ax.lo + 1;
-  const double step = nice_step(ax.hi - ax.lo, target);
+  const double step = nice_step(ax.hi - ax.lo, target, {1, 2, 2.5, 5, 10});
   ax.lo = std::floor(ax.lo / step) * step;
   ax.hi = std::ceil(ax.hi / step) * step;
   for (double v = ax.lo; v <= ax.hi + step * 1e-9; v += step) t.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
@@ -105,19 +87,14 @@ std::string render_svg(const Chart& c) {
   auto Y = [&](double v) { return ay.map(v, bottom, top); };
 
   std::string o;
-  o += fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
-      "viewBox=\"0 0 {0:.0f} {1:.0f}\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
-      "font-size=\"12\">\n",
-      W, H);
-  o += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"white\"/>\n", W, H);
+  o += svg_begin(W, H, "DejaVu Sans, Arial, sans-serif");
   o += fmt::format("<text x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" "
                    "font-weight=\"bold\">{}</text>\n",
-                   W / 2, esc(c.title));
+                   W / 2, xml_escape(c.title));
   if (!c.subtitle.empty())
     o += fmt::format("<text x=\"{:.1f}\" y=\"40\" text-anchor=\"middle\" fill=\"#444\" "
                      "font-size=\"11\">{}</text>\n",
-                     W / 2, esc(c.subtitle));
+                     W / 2, xml_escape(c.subtitle));
   // Shaded interval.
   if (c.shade_to > c.shade_from) {
     const double a = std::clamp(X(std::max(c.shade_from, ax.lo)), left, right);
@@ -128,7 +105,7 @@ std::string render_svg(const Chart& c) {
                        a, top, b - a, bottom - top);
       o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"#8a5a2b\">{}"
                        "</text>\n",
-                       (a + b) / 2, top + 16, esc(c.shade_label));
+                       (a + b) / 2, top + 16, xml_escape(c.shade_label));
     }
   }
   // Grid and ticks.
@@ -139,7 +116,7 @@ std::string render_svg(const Chart& c) {
                      "stroke=\"#e0e0e0\"/>\n",
                      x, top, bottom);
     o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", x,
-                     bottom + 18, esc(label(v, c.xticks)));
+                     bottom + 18, xml_escape(label(v, c.xticks)));
   }
   for (double v : yt) {
     const double y = Y(v);
@@ -147,16 +124,16 @@ std::string render_svg(const Chart& c) {
                      "stroke=\"#e0e0e0\"/>\n",
                      left, y, right);
     o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6,
-                     y + 4, esc(label(v, c.logy ? TickStyle::Scientific : TickStyle::Plain)));
+                     y + 4, xml_escape(label(v, c.logy ? TickStyle::Scientific : TickStyle::Plain)));
   }
   o += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
                    "fill=\"none\" stroke=\"#333\"/>\n",
                    left, top, right - left, bottom - top);
   o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
-                   (left + right) / 2, H - 22, esc(c.xlabel));
+                   (left + right) / 2, H - 22, xml_escape(c.xlabel));
   o += fmt::format("<text x=\"18\" y=\"{0:.1f}\" text-anchor=\"middle\" "
                    "transform=\"rotate(-90 18 {0:.1f})\">{1}</text>\n",
-                   (top + bottom) / 2, esc(c.ylabel));
+                   (top + bottom) / 2, xml_escape(c.ylabel));
   // Vertical markers.
   for (const auto& [v, text] : c.vlines) {
     if (v < ax.lo || v > ax.hi) continue;
@@ -165,7 +142,7 @@ std::string render_svg(const Chart& c) {
                      "stroke=\"#8a5a2b\" stroke-dasharray=\"2,3\"/>\n",
                      x, top, bottom);
     o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"#8a5a2b\" font-size=\"11\">{}</text>\n",
-                     x + 4, bottom - 8, esc(text));
+                     x + 4, bottom - 8, xml_escape(text));
   }
   // Series.
   for (const auto& s : c.series) {
@@ -200,11 +177,11 @@ std::string render_svg(const Chart& c) {
     if (s.markers)
       o += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", lx + 12,
                        ly - 4, s.color);
-    o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", lx + 32, ly, esc(s.label));
+    o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", lx + 32, ly, xml_escape(s.label));
     ly += 18;
   }
-  o += "</svg>\n";
+  o += svg_end();
   return o;
 }
 
-}  // namespace simfa::cli
+}  // namespace simfa::report
