@@ -52,16 +52,20 @@ void compare(Result& r, const Csv& m) {
   std::vector<std::size_t> kc;
   for (const auto& k : r.key_columns) kc.push_back(m.column(k));
   const std::size_t vc = m.column(r.value_column);
-  std::map<std::vector<std::string>, std::pair<double, int>> by_key;
-  for (const auto& row : m.rows) {
+  // The whole cell must be a positive finite number ("32.0abc", "nan", "1e999" and 0 are errors:
+  // they made the MAPE NaN or a row's error silently 0).
+  std::map<std::vector<std::string>, std::vector<double>> by_key;
+  for (std::size_t i = 0; i < m.rows.size(); ++i) {
+    const auto& row = m.rows[i];
     std::vector<std::string> key;
     for (std::size_t c : kc) key.push_back(canonical_key(row[c]));
+    const std::string& text = row[vc];
     char* end = nullptr;
-    const double v = std::strtod(row[vc].c_str(), &end);
-    if (end == row[vc].c_str()) user_error("{}: {} is not a number in column {}", m.file, quote(row[vc]), r.value_column);
-    auto& acc = by_key[key];
-    acc.first += v;
-    ++acc.second;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || !(v > 0))
+      user_error("{}:{}: {} in column {} is not a positive number", m.file,
+                 i < m.lines.size() ? m.lines[i] : static_cast<int>(i) + 2, quote(text), r.value_column);
+    by_key[key].push_back(v);
   }
   double sum = 0, worst = 0;
   std::size_t n = 0;
@@ -70,7 +74,9 @@ void compare(Result& r, const Csv& m) {
     for (const auto& k : row.keys) key.push_back(canonical_key(k));
     auto it = by_key.find(key);
     if (it == by_key.end()) continue;
-    row.measured = it->second.first / it->second.second;
+    double mean = 0;  // of the rows with these keys, as a sum of v / n: no overflow
+    for (double v : it->second) mean += v / static_cast<double>(it->second.size());
+    row.measured = mean;
     const double e = std::abs(row.error_pct());
     sum += e;
     worst = std::max(worst, e);

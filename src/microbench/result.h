@@ -15,7 +15,7 @@ struct Row {
   double value = 0;                         // Result::value_column
   std::vector<std::pair<std::string, double>> extra;  // further columns
   std::optional<double> measured;           // filled by compare()
-  double error_pct() const { return measured && *measured != 0 ? 100.0 * (value - *measured) / *measured : 0; }
+  double error_pct() const { return measured && *measured != 0 ? 100.0 * ((value - *measured) / *measured) : 0; }
 };
 
 struct Result {

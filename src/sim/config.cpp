@@ -363,7 +363,10 @@ std::string Config::render(std::string_view key) const {
 
 nlohmann::json Config::to_json() const {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& [k, v] : values_) std::visit([&](const auto& x) { j[k] = x; }, v);
+  for (const auto& [key, v] : values_) {
+    const std::string& k = key;  // a lambda may not capture a structured binding before clang 16
+    std::visit([&](const auto& x) { j[k] = x; }, v);
+  }
   return j;
 }
 

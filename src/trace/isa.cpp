@@ -229,11 +229,16 @@ std::optional<std::string> validate(const TensorMap& m) {
     if (m.strides[i] % 16 != 0) return fmt::format("stride {} = {} is not a multiple of 16 bytes", i, m.strides[i]);
     // The TMA engine recovers a box's coordinates from its address (to clip it to the tensor), which
     // needs the dimensions innermost first and not overlapping.
-    const std::uint64_t below = (i == 1 ? m.esz : m.strides[i - 1]) * m.dims[i - 1];
-    if (m.strides[i] < below)
+    // 128-bit: a 64-bit product wraps for a huge dimension (2^62 elements of 4 bytes is 0).
+    const unsigned __int128 below =
+        static_cast<unsigned __int128>(i == 1 ? m.esz : m.strides[i - 1]) * m.dims[i - 1];
+    if (m.strides[i] < below) {
+      const std::string extent_text = below > ~std::uint64_t{0} ? "at least 2^64"
+                                                                 : std::to_string(static_cast<std::uint64_t>(below));
       return fmt::format("stride {} = {} is smaller than dimension {}'s extent of {} bytes: list the dimensions "
                          "innermost first, without overlap",
-                         i, m.strides[i], i - 1, below);
+                         i, m.strides[i], i - 1, extent_text);
+    }
   }
   if ((static_cast<std::uint64_t>(m.box[0]) * m.esz) % 16 != 0)
     return fmt::format("inner box extent {} bytes is not a multiple of 16", m.box[0] * m.esz);

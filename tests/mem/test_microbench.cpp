@@ -2,6 +2,7 @@
 // calibrated floors, the chase generator, the comparison arithmetic, and the ablations' direction.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -10,6 +11,7 @@
 #include "microbench/compare.h"
 #include "microbench/microbench.h"
 #include "microbench/permutation.h"
+#include "sim/error.h"
 
 namespace simfa::microbench {
 namespace {
@@ -72,6 +74,46 @@ TEST(Compare, ComputesMapeAndMaximumOverMatchingRows) {
   EXPECT_NEAR(*r.mape_pct, (10.0 + 20.0) / 2, 1e-9);
   EXPECT_NEAR(*r.max_abs_error_pct, 20.0, 1e-9);
   EXPECT_FALSE(r.rows[2].measured);
+}
+
+// A measured value must be a whole, positive, finite number: "321e308.0" (found by
+// fuzz_microbench_csv) once read as infinity and made the MAPE NaN; 0 made a row's error 0.
+TEST(Compare, MeasuredValueThatIsNotAPositiveNumberIsAnErrorNamingFileAndLine) {
+  const std::string path = ::testing::TempDir() + "/bad_measured.csv";
+  for (const std::string bad : {"321e308.0", "1e999", "nan", "32abc", "0", "-5", ""}) {
+    {
+      std::ofstream f(path);
+      f << "working_set_kib,latency_cycles\n2,100\n6," << bad << "\n";
+    }
+    Result r;
+    r.key_columns = {"working_set_kib"};
+    r.value_column = "latency_cycles";
+    r.rows = {{{"2"}, 110, {}, {}}, {{"6"}, 200, {}, {}}};
+    try {
+      compare(r, read_csv(path));
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find(path + ":3: '" + bad + "' in column latency_cycles is not a positive number"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(Compare, MeanOfHugeDuplicatesDoesNotOverflow) {
+  const std::string path = ::testing::TempDir() + "/huge_measured.csv";
+  {
+    std::ofstream f(path);
+    f << "working_set_kib,latency_cycles\n2,1e308\n2,1e308\n";
+  }
+  Result r;
+  r.key_columns = {"working_set_kib"};
+  r.value_column = "latency_cycles";
+  r.rows = {{{"2"}, 110, {}, {}}};
+  compare(r, read_csv(path));
+  ASSERT_TRUE(r.rows[0].measured);
+  EXPECT_DOUBLE_EQ(*r.rows[0].measured, 1e308);
+  EXPECT_TRUE(std::isfinite(*r.mape_pct));
 }
 
 // TMA bandwidth of 114 blocks over an L2-resident 4 MiB array (four passes: L2-bound).

@@ -82,6 +82,18 @@ TEST(TraceValidate, TensorMapErrors) {
   EXPECT_EQ(tmap_error("DEF_TMAP 0 4 128,8,512,1 256,2048,1048576 64,1,176,1 2"), "");  // the same tensor, in order
 }
 
+// A dimension's extent that does not fit 64 bits (2^62 elements of 4 bytes) is still larger than
+// the next stride: the check once wrapped to 0 and accepted overlapping dimensions.
+TEST(TraceValidate, TensorMapExtentBeyond64BitsIsAnOverlap) {
+  try {
+    read_trace_text("SIMFA_TRACE 1\nKERNEL\nDEF_TMAP 0 2 4611686018427387904,2 16 4,2 4\nCTA 0\nWG 0\nBUBBLE 1\n", "m.sft");
+    FAIL() << "accepted";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "m.sft:3: DEF_TMAP 0: stride 1 = 16 is smaller than dimension 0's extent of at least 2^64 "
+                           "bytes: list the dimensions innermost first, without overlap");
+  }
+}
+
 TEST(TraceValidate, StructureErrors) {
   auto err = [](const std::string& text) {
     try {
