@@ -1,6 +1,6 @@
 // libFuzzer harness for the measured microbenchmark CSV reader (src/microbench/compare.*,
 // `simfa microbench ... --compare FILE`). The input is written to a scratch file and read with
-// read_csv (the reader takes a path); then measured_clock_mhz and compare run against simulated
+// read_measured_csv (the reader takes a path); then measured_clock_mhz and compare run against simulated
 // results shaped like the latency and TMA-bandwidth microbenchmarks. Property: each step returns
 // or throws simfa::UserError; the errors it computes are never NaN.
 #include <unistd.h>
@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   Csv csv;
   try {
-    csv = read_csv(scratch_path());
+    csv = read_measured_csv(scratch_path());
   } catch (const simfa::UserError&) {
     return 0;
   }

@@ -90,7 +90,7 @@ TEST(Compare, MeasuredValueThatIsNotAPositiveNumberIsAnErrorNamingFileAndLine) {
     r.value_column = "latency_cycles";
     r.rows = {{{"2"}, 110, {}, {}}, {{"6"}, 200, {}, {}}};
     try {
-      compare(r, read_csv(path));
+      compare(r, read_measured_csv(path));
       ADD_FAILURE() << "accepted " << bad;
     } catch (const UserError& e) {
       EXPECT_NE(std::string(e.what()).find(path + ":3: '" + bad + "' in column latency_cycles is not a positive number"),
@@ -110,7 +110,7 @@ TEST(Compare, MeanOfHugeDuplicatesDoesNotOverflow) {
   r.key_columns = {"working_set_kib"};
   r.value_column = "latency_cycles";
   r.rows = {{{"2"}, 110, {}, {}}};
-  compare(r, read_csv(path));
+  compare(r, read_measured_csv(path));
   ASSERT_TRUE(r.rows[0].measured);
   EXPECT_DOUBLE_EQ(*r.rows[0].measured, 1e308);
   EXPECT_TRUE(std::isfinite(*r.mape_pct));
