@@ -70,9 +70,9 @@ void Fa3Sampler::account(Cycle now) {
 // Least squares y ~ a·blocks + b·tiles over the steady-state windows (no intercept). When the
 // windows cannot tell tile starts from blocks (none seen, or always in the same proportion), the
 // whole cost goes to blocks.
-Fa3Sampler::Fit Fa3Sampler::fit(const std::vector<double>& y, std::size_t from) const {
+Fa3Sampler::Fit Fa3Sampler::fit(const std::vector<double>& y, std::size_t from, std::size_t to) const {
   double bb = 0, bt = 0, tt = 0, by = 0, ty = 0, sy = 0, sb = 0;
-  for (std::size_t w = from; w < windows_.size(); ++w) {
+  for (std::size_t w = from; w < std::min(to, windows_.size()); ++w) {
     const Window& x = windows_[w];
     bb += x.blocks * x.blocks, bt += x.blocks * x.tiles, tt += x.tiles * x.tiles;
     by += x.blocks * y[w], ty += x.tiles * y[w];
@@ -127,18 +127,10 @@ double Fa3Sampler::predicted_left(std::uint32_t leader) const {
 bool Fa3Sampler::steady() {
   const std::size_t m = static_cast<std::size_t>(p_.min_windows);
   if (windows_.size() < 2 * m) return false;
-  auto time_fit = [&](std::size_t from) {
-    std::vector<Window> keep(windows_.begin() + static_cast<std::ptrdiff_t>(from),
-                             windows_.begin() + static_cast<std::ptrdiff_t>(from + m));
-    std::swap(keep, windows_);
-    std::vector<double> y(windows_.size());
-    for (std::size_t w = 0; w < windows_.size(); ++w) y[w] = windows_[w].cta_cycles;
-    const Fit f = fit(y);
-    std::swap(keep, windows_);
-    return f;
-  };
   const std::size_t n = windows_.size();
-  const Fit late = time_fit(n - m), early = time_fit(n - 2 * m);
+  std::vector<double> y(n);
+  for (std::size_t w = 0; w < n; ++w) y[w] = windows_[w].cta_cycles;
+  const Fit late = fit(y, n - m, n), early = fit(y, n - 2 * m, n - m);
   if (!(std::abs(late.a - early.a) <= p_.tolerance * late.a)) return false;
   windows_.erase(windows_.begin(), windows_.begin() + static_cast<std::ptrdiff_t>(n - 2 * m));
   recent_from_ = 0;
@@ -228,14 +220,11 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
     }
   }
   account(t);
+  // Windows run from one mark to a later one and count the marks after the first: the CTAs start
+  // their blocks in bunches, and a window that counted its opening mark too would see one bunch
+  // more than the time it spans.
   if (!open_) {
-    // Windows run from one mark to a later one and count the marks after the first: the CTAs
-    // start their blocks in bunches, and a window that counted its opening mark too would see
-    // one bunch more than the time it spans.
-    open_ = true;
-    win_start_ = last_t_ = t;
-    win_cta_cycles_ = win_blocks_ = win_tiles_ = 0;
-    win_counters_ = stats_->counter_values();
+    open_window(t);
   } else {
     win_blocks_ += 1;
     win_tiles_ += tile_start ? 1 : 0;
@@ -243,12 +232,15 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
   if (left_[cta] > 0 && --left_[cta] == 0) --running_;
   if (win_blocks_ >= static_cast<double>(p_.window_blocks) * std::max<std::uint32_t>(running_, 1)) {
     close_window(t);
-    // The next window starts where this one ended (same time, same counter values).
-    open_ = true;
-    win_start_ = last_t_ = t;
-    win_cta_cycles_ = win_blocks_ = win_tiles_ = 0;
-    win_counters_ = stats_->counter_values();
+    open_window(t);  // the next window starts where this one ended
   }
+}
+
+void Fa3Sampler::open_window(Cycle t) {
+  open_ = true;
+  win_start_ = last_t_ = t;
+  win_cta_cycles_ = win_blocks_ = win_tiles_ = 0;
+  win_counters_ = stats_->counter_values();
 }
 
 Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t pos, Cycle now) {

@@ -83,9 +83,11 @@ class Fa3Sampler {
 
   Cycle now() const;
   void account(Cycle now);  // integrates running CTAs over time
+  void open_window(Cycle now);
   void close_window(Cycle now);
   void refit();
-  Fit fit(const std::vector<double>& y, std::size_t from = 0) const;
+  // Fit over windows [from, to).
+  Fit fit(const std::vector<double>& y, std::size_t from = 0, std::size_t to = static_cast<std::size_t>(-1)) const;
   void maybe_start_span(Cycle now);
   bool steady();
   double predicted_left(std::uint32_t leader) const;  // predicted cycles to the tail guard
