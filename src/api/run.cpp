@@ -9,6 +9,7 @@
 
 #include "core/gpu.h"
 #include "core/params.h"
+#include "core/tma_lines.h"
 #include "mem/port.h"
 #include "sim/engine.h"
 #include "sim/error.h"
@@ -98,6 +99,45 @@ std::optional<double> RunResult::find_stat(const std::string& name) const {
   return it->get<double>();
 }
 
+namespace {
+
+// The GPU side of a sampled run's span replay: a skipped TMA copy becomes the lines the TMA unit
+// would have requested (the same expansion as a detailed copy's) and each goes to the memory
+// system's replay slices.
+class MemReplay final : public trace::CopyReplay {
+ public:
+  MemReplay(const trace::KernelInfo& k, mem::MemorySystem& mem, std::uint32_t line_bytes)
+      : k_(k), mem_(mem), line_bytes_(line_bytes) {}
+  std::uint64_t bytes(const trace::Instr& in) const override {
+    if (in.op == trace::Op::TMA_BULK) return in.bytes();
+    if (in.op == trace::Op::TMA_TENSOR || in.op == trace::Op::TMA_STORE) return k_.tmap(in.map).box_bytes();
+    return 0;
+  }
+  void replay(const trace::Instr& in, bool warm_others) override {
+    using trace::Op;
+    if (in.op != Op::TMA_TENSOR && in.op != Op::TMA_BULK && in.op != Op::TMA_STORE) return;
+    lines_.clear();
+    if (in.op == Op::TMA_BULK)
+      core::bulk_lines(in.gmem, in.bytes(), line_bytes_, lines_);
+    else
+      core::tensor_box_lines(k_.tmap(in.map), in.gmem, true, line_bytes_, lines_);
+    for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, in.op == Op::TMA_STORE, warm_others);
+  }
+  Counts counts() const override {
+    const mem::MemorySystem::ReplayCounts r = mem_.replay_counts();
+    return {r.lines, r.scale, r.read_bytes, r.write_bytes, r.read_misses, r.evictions, r.writebacks,
+            r.run_read_bytes, r.run_write_bytes, r.run_read_misses};
+  }
+
+ private:
+  const trace::KernelInfo& k_;
+  mem::MemorySystem& mem_;
+  std::uint32_t line_bytes_;
+  std::vector<core::LineReq> lines_;
+};
+
+}  // namespace
+
 RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions& opts) {
   const core::GpuParams gp = core::gpu_params(cfg);
   Engine engine(opts.skip_idle);
@@ -107,7 +147,12 @@ RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions
   gpu.register_stats(stats);
   mem->register_stats(stats);
   const auto t0 = std::chrono::steady_clock::now();
-  src.run_started(engine, stats);
+  // Span replay (docs/sampling.md): every sample.replay_slice_stride-th L2 slice counts the
+  // skipped work's memory traffic.
+  MemReplay replay(src.kernel(), *mem, gp.sm.tma.line_bytes);
+  const bool sampled = cfg.s("sample.mode") == "on" && cfg.i("sample.replay_slice_stride") > 0;
+  if (sampled) mem->enable_replay(static_cast<std::uint32_t>(cfg.i("sample.replay_slice_stride")));
+  src.run_started(engine, stats, sampled ? &replay : nullptr);
   const core::GpuResult g = gpu.run(opts.poll);
   src.run_finished(g.cycles, stats);
   mem->discount_warm_writebacks();
@@ -147,7 +192,10 @@ nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
                    {"detail_fraction", r.sampling.detail_fraction},
                    {"error_estimate", r.sampling.error_estimate},
                    {"spans", r.sampling.spans},
-                   {"check_errors", r.sampling.check_errors}};
+                   {"check_errors", r.sampling.check_errors},
+                   {"replay", {{"lines", r.sampling.replay_lines},
+                               {"dram_read_bytes", r.sampling.replay_read_bytes},
+                               {"dram_write_bytes", r.sampling.replay_write_bytes}}}};
   j["config"] = cfg.to_json();
   j["stats"] = r.stats;
   j["stat_docs"] = r.stat_docs;

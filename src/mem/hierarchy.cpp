@@ -259,12 +259,56 @@ std::uint64_t Hierarchy::total(std::uint64_t SliceCounters::*field) const {
 }
 
 void Hierarchy::warm(Addr line, std::uint8_t sectors, bool write) {
-  slices_[home_slice(line)]->warm(line / p_.line_bytes, sectors, write);
+  const std::uint32_t h = home_slice(line);
+  if (replay_stride_ && h % replay_stride_ == 0) return;  // a replay slice replays the whole span
+  slices_[h]->warm(line / p_.line_bytes, sectors, write);
 }
 
+// With span replay the skipped work's DRAM traffic is counted by the replay slices, and only what
+// happened during the span: the write-back of a line warming left dirty happens after the span,
+// in detail, and counts as it is. Without replay the extrapolation of the span already holds it.
 void Hierarchy::discount_warm_writebacks() {
+  if (replay_stride_) return;
   for (auto& s : slices_) s->discount_warm_writebacks();
   dram_->discount_warm_writes();
+}
+
+void Hierarchy::enable_replay(std::uint32_t stride) {
+  replay_stride_ = std::min<std::uint32_t>(stride, num_slices());
+}
+
+void Hierarchy::replay(Addr line, std::uint8_t sectors, bool write, bool warm_others) {
+  if (!replay_stride_) return;
+  const std::uint32_t h = home_slice(line);
+  if (h % replay_stride_ == 0)
+    slices_[h]->replay(line / p_.line_bytes, norm_sectors(sectors), write);
+  else if (warm_others)
+    slices_[h]->warm(line / p_.line_bytes, norm_sectors(sectors), write);
+}
+
+MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
+  ReplayCounts c;
+  if (!replay_stride_) return c;
+  std::uint32_t n = 0;
+  for (std::uint32_t i = 0; i < num_slices(); i += replay_stride_) {
+    const L2Slice::Replayed& r = slices_[i]->replayed();
+    ++n;
+    c.lines += static_cast<double>(r.lines);
+    c.read_bytes += 32.0 * static_cast<double>(r.read_sectors);
+    c.write_bytes += 32.0 * static_cast<double>(r.written_sectors);
+    c.read_misses += static_cast<double>(r.read_misses);
+    c.evictions += static_cast<double>(r.evictions);
+    c.writebacks += static_cast<double>(r.writebacks);
+    const SliceCounters& d = slices_[i]->counters();
+    c.run_read_bytes += 32.0 * static_cast<double>(d.dram_read_sectors + r.read_sectors);
+    c.run_write_bytes += 32.0 * static_cast<double>(d.dram_write_sectors + r.written_sectors);
+    c.run_read_misses += static_cast<double>(d.read_misses + r.read_misses);
+  }
+  c.scale = static_cast<double>(num_slices()) / n;
+  c.read_bytes *= c.scale, c.write_bytes *= c.scale, c.read_misses *= c.scale;
+  c.evictions *= c.scale, c.writebacks *= c.scale;
+  c.run_read_bytes *= c.scale, c.run_write_bytes *= c.scale, c.run_read_misses *= c.scale;
+  return c;
 }
 
 }  // namespace simfa::mem

@@ -44,6 +44,9 @@ class Hierarchy final : public MemorySystem,
   std::uint64_t in_flight() const override { return in_flight_; }
   void warm(Addr line, std::uint8_t sectors, bool write) override;
   void discount_warm_writebacks() override;
+  void enable_replay(std::uint32_t stride) override;
+  void replay(Addr line, std::uint8_t sectors, bool write, bool warm_others) override;
+  ReplayCounts replay_counts() const override;
   std::uint32_t line_bytes() const override { return p_.line_bytes; }
 
   void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;
@@ -105,6 +108,7 @@ class Hierarchy final : public MemorySystem,
   std::uint64_t in_flight_ = 0, accepted_ = 0, responses_ = 0;
   std::uint64_t refusals_credit_ = 0, refusals_port_ = 0;
   std::uint64_t lrc_reads_ = 0, writebacks_done_ = 0;
+  std::uint32_t replay_stride_ = 0;  // 0: no span replay; else every stride-th slice replays
 };
 
 }  // namespace simfa::mem

@@ -183,6 +183,7 @@ void L2Slice::lookup(std::uint32_t t, Cycle now) {
     if (extra) {  // the merged request needs sectors the entry does not fetch yet
       m.fetch |= extra;
       ++m.pending;
+      c_.dram_read_sectors += popcount(extra);
       fabric_.dram_send({x.line * line_bytes_, (id_ << 16) | e, false, extra}, now);
     }
     return;
@@ -196,6 +197,7 @@ void L2Slice::lookup(std::uint32_t t, Cycle now) {
   m.fetch = missing;
   m.pending = 1;
   m.head = m.tail = t;
+  c_.dram_read_sectors += popcount(missing);
   fabric_.dram_send({x.line * line_bytes_, (id_ << 16) | e, false, missing}, now);
 }
 
@@ -244,6 +246,7 @@ void L2Slice::evict(const TagArray::Victim& v, Cycle now) {
     ++c_.writebacks;
     const bool warm = !warm_dirty_.empty() && warm_dirty_.erase(v.line) > 0;
     c_.warm_writebacks += warm;
+    c_.dram_write_sectors += popcount(v.dirty);
     fabric_.dram_send({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty, warm}, now);
   }
 }
@@ -274,6 +277,28 @@ void L2Slice::warm(std::uint64_t line, std::uint8_t sectors, bool write) {
   }
   TagArray::Victim v;
   tags_.insert(line, sectors, dirty, false, v);
+}
+
+void L2Slice::replay(std::uint64_t line, std::uint8_t sectors, bool write) {
+  // The detailed lookup's rules without time: a whole-sector write allocates without reading, a
+  // read fetches the sectors it lacks, a victim with dirty sectors writes them back.
+  ++replayed_.lines;
+  if (!warm_dirty_.empty()) warm_dirty_.erase(line);
+  const std::int32_t idx = tags_.find(line);
+  if (idx != TagArray::kMiss) {
+    const std::uint8_t missing = write ? 0 : static_cast<std::uint8_t>(sectors & ~tags_.valid(idx));
+    if (missing) ++replayed_.read_misses, replayed_.read_sectors += popcount(missing);
+    if (tags_.shadow(idx)) tags_.set_shadow(idx, false);
+    tags_.add_sectors(idx, sectors, write ? sectors : 0);
+    tags_.touch(idx);
+    return;
+  }
+  if (!write) ++replayed_.read_misses, replayed_.read_sectors += popcount(sectors);
+  TagArray::Victim v;
+  tags_.insert(line, sectors, write ? sectors : 0, false, v);
+  if (!v.valid) return;
+  ++replayed_.evictions;
+  if (v.dirty) ++replayed_.writebacks, replayed_.written_sectors += popcount(v.dirty);
 }
 
 void L2Slice::discount_warm_writebacks() {

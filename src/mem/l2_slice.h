@@ -31,6 +31,7 @@ struct SliceCounters {
   std::uint64_t probes = 0, shadow_hits = 0, shadow_inserts = 0;
   std::uint64_t evictions = 0, writebacks = 0;
   std::uint64_t warm_writebacks = 0;  // of them, of lines warming made dirty (not registered)
+  std::uint64_t dram_read_sectors = 0, dram_write_sectors = 0;  // sent to DRAM (not registered: span replay)
   std::uint64_t mshr_peak = 0;
   std::uint64_t mshr_area = 0;     // integral of MSHR occupancy over cycles
 };
@@ -54,6 +55,14 @@ class L2Slice final : public Component {
   void warm(std::uint64_t line, std::uint8_t sectors, bool write);
   // Takes the write-backs of warmed lines out of the statistics (end of a sampled run).
   void discount_warm_writebacks();
+  // Sampled simulation's span replay (MemorySystem::replay): line index `line` accessed as the
+  // skipped work would have, functionally, counting what it costs. Sectors are 32 bytes.
+  struct Replayed {
+    std::uint64_t lines = 0, read_sectors = 0, written_sectors = 0;
+    std::uint64_t read_misses = 0, evictions = 0, writebacks = 0;
+  };
+  void replay(std::uint64_t line, std::uint8_t sectors, bool write);
+  const Replayed& replayed() const { return replayed_; }
   const TagArray& tags() const { return tags_; }
 
   // Requests counted against the crossbar credits: queued in lanes near/far, not yet looked up.
@@ -79,6 +88,7 @@ class L2Slice final : public Component {
   std::uint32_t id_;
   const L2Params& p_;
   std::uint32_t line_bytes_;
+  Replayed replayed_;
   std::unordered_set<std::uint64_t> warm_dirty_;  // lines warm() made dirty (sampled simulation)
   std::uint8_t all_sectors_;
   TxnPool& txns_;

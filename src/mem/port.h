@@ -69,6 +69,29 @@ class MemorySystem {
   // End of a sampled run: takes the write-backs of warmed dirty lines out of the statistics (the
   // skipped work's extrapolation counts them; they were simulated for their timing only).
   virtual void discount_warm_writebacks() {}
+
+  // Sampled simulation's span replay (docs/sampling.md, "Memory traffic of the skipped work"):
+  // after enable_replay(stride), every stride-th L2 slice (a "replay slice") takes no functional
+  // warming; instead replay() runs every line of the skipped work through it, in order, as the
+  // real kernel would have: misses read DRAM, dirty victims are written back. replay_counts() scales what those slices saw to the whole L2. Without cache
+  // state (mem.model = fixed) nothing is replayed and the counts stay zero.
+  // The run's DRAM traffic (run_*) is estimated from the replay slices alone: what they sent to
+  // DRAM in detail plus what the replay counted, scaled (set sampling). The other slices' state
+  // after a span is an approximation (warming), good for timing but not for counting.
+  struct ReplayCounts {
+    double lines = 0;           // line accesses replayed into the replay slices (not scaled)
+    double scale = 0;           // all slices / replay slices
+    double read_bytes = 0;      // of the skipped work: DRAM bytes the misses read, scaled
+    double write_bytes = 0;     // of the skipped work: DRAM bytes the dirty victims wrote back, scaled
+    double read_misses = 0;     // of the skipped work: L2 read misses, scaled
+    double evictions = 0, writebacks = 0;  // of the skipped work: L2 victims and dirty victims, scaled
+    double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;  // whole run, scaled
+  };
+  virtual void enable_replay(std::uint32_t /*stride*/) {}
+  // `warm_others`: the other slices take the line as functional warming (warm()); the last
+  // L2-capacity of a span's lines is replayed so, the rest into the replay slices only.
+  virtual void replay(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/, bool /*warm_others*/) {}
+  virtual ReplayCounts replay_counts() const { return {}; }
 };
 
 // Builds the memory system named by `mem.model` for `num_sms` SMs.

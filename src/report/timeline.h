@@ -56,7 +56,7 @@ class RoleTap final : public trace::TraceSource {
   std::uint32_t wgs_per_cta(std::uint32_t cta) const override { return inner_.wgs_per_cta(cta); }
   trace::CtaProgram open(std::uint32_t cta) override;
   bool prevalidated() const override { return inner_.prevalidated(); }
-  void run_started(const Engine& e, Stats& s) override { inner_.run_started(e, s); }
+  void run_started(const Engine& e, Stats& s, trace::CopyReplay* r) override { inner_.run_started(e, s, r); }
   void run_finished(Cycle end, Stats& s) override { inner_.run_finished(end, s); }
   trace::SamplingReport sampling() const override { return inner_.sampling(); }
   const std::vector<std::string>& roles() const { return roles_; }

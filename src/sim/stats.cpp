@@ -60,6 +60,13 @@ std::vector<std::uint64_t> Stats::counter_values() const {
   return v;
 }
 
+std::vector<std::string> Stats::counter_names() const {
+  std::vector<std::string> v;
+  for (const Entry& e : entries_)
+    if (e.counter) v.push_back(e.name);
+  return v;
+}
+
 void Stats::add_to_counters(const std::vector<double>& extra) {
   std::size_t i = 0;
   for (Entry& e : entries_) {

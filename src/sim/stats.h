@@ -32,6 +32,7 @@ class Stats {
   // extrapolated counts (rounded) for work that was fast-forwarded instead of simulated. The
   // components own the counters; formulas that read the same fields see the sum.
   std::vector<std::uint64_t> counter_values() const;
+  std::vector<std::string> counter_names() const;  // same order as counter_values
   void add_to_counters(const std::vector<double>& extra);
 
  private:

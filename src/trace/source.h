@@ -26,6 +26,30 @@ struct SamplingReport {
   double error_estimate = 0;    // estimated relative latency error, from the check windows
   int spans = 0;                // fast-forward spans
   std::vector<double> check_errors;  // per check window: (measured - predicted) / predicted time
+  // Span replay (CopyReplay): line accesses run through the replay slices, and the skipped work's
+  // DRAM bytes read and written they measured, scaled to the whole L2 (0 without replay).
+  double replay_lines = 0, replay_read_bytes = 0, replay_write_bytes = 0;
+};
+
+// Sampled simulation's span replay (docs/sampling.md): a source that fast-forwards hands the TMA
+// copies of the skipped work, in the order the kernel would have issued them, to the GPU, which
+// runs their lines through the memory system's replay slices (mem::MemorySystem::replay).
+class CopyReplay {
+ public:
+  virtual ~CopyReplay() = default;
+  // A TMA_TENSOR, TMA_BULK or TMA_STORE instruction of the skipped work; other instructions are
+  // ignored. `warm_others`: the other L2 slices take its lines as functional warming.
+  virtual void replay(const Instr& copy, bool warm_others) = 0;
+  // Bytes a copy moves (to find where a span's last L2-capacity of copies begins).
+  virtual std::uint64_t bytes(const Instr& copy) const = 0;
+  // What the replay slices saw, scaled to the whole L2: DRAM bytes read and written, L2 read
+  // misses, victims and dirty victims (all zero when the memory model has no cache state).
+  struct Counts {
+    double lines = 0, scale = 0, read_bytes = 0, write_bytes = 0, read_misses = 0, evictions = 0, writebacks = 0;
+    // The whole run's DRAM bytes and L2 read misses, estimated from the replay slices alone.
+    double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;
+  };
+  virtual Counts counts() const = 0;
 };
 
 // One logical thread's instructions, consumed in order, once.
@@ -60,9 +84,10 @@ class TraceSource {
   // Otherwise the core validates each instruction as it fetches it.
   virtual bool prevalidated() const { return false; }
   // Sampled simulation (docs/sampling.md): a source that fast-forwards sees the simulated clock
-  // and the statistics while the kernel runs, adds its extrapolated counts when it has ended, and
-  // says what it did. Sources that simulate everything ignore these.
-  virtual void run_started(const Engine&, Stats&) {}
+  // and the statistics while the kernel runs, replays the memory traffic of what it skipped
+  // through `replay` (null when the run cannot replay), adds its extrapolated counts when it has
+  // ended, and says what it did. Sources that simulate everything ignore these.
+  virtual void run_started(const Engine&, Stats&, CopyReplay* /*replay*/) {}
   virtual void run_finished(Cycle /*end*/, Stats&) {}
   virtual SamplingReport sampling() const { return {}; }
 };

@@ -78,8 +78,8 @@ trace::CtaProgram Fa3Source::open(std::uint32_t cta) {
   return p;
 }
 
-void Fa3Source::run_started(const Engine& engine, Stats& stats) {
-  if (sampler_) sampler_->attach(engine, stats);
+void Fa3Source::run_started(const Engine& engine, Stats& stats, trace::CopyReplay* replay) {
+  if (sampler_) sampler_->attach(engine, stats, replay);
 }
 
 void Fa3Source::run_finished(Cycle end, Stats& stats) {

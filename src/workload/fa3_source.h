@@ -26,7 +26,7 @@ class Fa3Source final : public trace::TraceSource {
   std::uint32_t wgs_per_cta(std::uint32_t cta) const override;
   trace::CtaProgram open(std::uint32_t cta) override;
   bool prevalidated() const override { return false; }
-  void run_started(const Engine& engine, Stats& stats) override;
+  void run_started(const Engine& engine, Stats& stats, trace::CopyReplay* replay) override;
   void run_finished(Cycle end, Stats& stats) override;
   trace::SamplingReport sampling() const override;
 

@@ -38,6 +38,11 @@ void register_workload_params(ParamRegistry& r) {
   r.add({"sample.min_skip_blocks", T::Int, "16", "blocks",
          "a CTA's fast-forward must skip at least this many blocks (shorter spans run in detail)",
          "docs/sampling.md (method parameter)", 1, 1000000000, {}});
+  r.add({"sample.replay_slice_stride", T::Int, "8", "slices",
+         "span replay: every this-many-th L2 slice runs every line of the skipped work through its tag "
+         "array in order, and its DRAM reads, write-backs and misses, scaled to all slices, are the "
+         "skipped work's (set sampling, Kessler et al. 1994); 0 = extrapolate them from the windows' fit",
+         "docs/sampling.md (method parameter)", 0, 1024, {}});
   r.add({"fa3.kernel", T::Enum, "fa3", "",
          "which attention kernel is modelled: 'fa3' (FlashAttention-3's hopper/ forward kernel, fa3.version "
          "picks the release) or 'simfa-attn' (simfa's own gpu/attn kernel: FA3's current structure at head "

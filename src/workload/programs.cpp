@@ -30,6 +30,7 @@ struct Warm {
   std::uint64_t warm_tiles;
 
   void operator()(std::int64_t i, std::int64_t q, const Cut& c, std::vector<trace::Instr>& out) const {
+    if (warm_tiles == 0) return;  // the sampler replays the whole span itself (span replay)
     const Fa3Kernel& k = plan.k;
     const Fa3Emitter& e = plan.em;
     const auto rank = cta % static_cast<std::uint32_t>(k.cluster);

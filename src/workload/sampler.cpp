@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -54,9 +55,10 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   if (!p_.on) why_detail_ = "sample.mode = off";
 }
 
-void Fa3Sampler::attach(const Engine& engine, Stats& stats) {
+void Fa3Sampler::attach(const Engine& engine, Stats& stats, trace::CopyReplay* replay) {
   engine_ = &engine;
   stats_ = &stats;
+  replay_ = replay;
   counters_.assign(stats.counter_values().size(), Fit{});
 }
 
@@ -164,6 +166,9 @@ void Fa3Sampler::maybe_start_span(Cycle now) {
     return;
   }
   ++span_id_;
+  span_cuts_.clear();
+  span_asked_ = span_active_ = 0;
+  for (std::uint32_t c = 0; c < ctas_; c += cluster_) span_active_ += left_[c] > 0;
   span_start_ = now;
   span_end_ = now + static_cast<Cycle>(span);
   phase_ = Phase::Span;
@@ -207,6 +212,7 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
   if (!engine_ || !p_.on) return;
   const Cycle t = now();
   if (phase_ == Phase::Span && t >= span_end_) {
+    replay_span();  // clusters that asked after the span's end were not cut
     // The span is over: check windows next, or the detailed tail after the last span.
     if (checks_left_ > 0) {
       --checks_left_;
@@ -300,11 +306,17 @@ Cut Fa3Sampler::at(std::uint32_t cta, std::int64_t tile, std::int64_t pos) {
   const Cycle t = now();
   if (phase_ != Phase::Span || t >= span_end_ || c.span == span_id_) return {};
   c.span = span_id_;
-  const Cut x = make_cut(cta / cluster_ * cluster_, tile, pos, t);
+  ++span_asked_;
+  const std::uint32_t leader = cta / cluster_ * cluster_;
+  const Cut x = make_cut(leader, tile, pos, t);
   if (x.cut) {
     c.cuts.emplace(key, x);
     c.frontier = {x.tile, x.pos};
+    span_cuts_.push_back({leader, tile, pos, x.tile, x.pos});
   }
+  // Every cluster is asleep now (the first cut sleeps a whole span): the skipped work's traffic
+  // goes through the replay slices before any of it wakes.
+  if (span_asked_ >= span_active_) replay_span();
   return x;
 }
 
@@ -319,7 +331,134 @@ void Fa3Sampler::finish(Cycle end, Stats& stats) {
   std::vector<double> extra(counters_.size());
   for (std::size_t k = 0; k < counters_.size(); ++k)
     extra[k] = counters_[k].a * skipped_blocks_ + counters_[k].b * skipped_tiles_;
+  apply_replay(extra);
   stats.add_to_counters(extra);
+}
+
+// The copies come block by block across the clusters (the j-th skipped block of every cluster, in
+// the order the clusters were cut, then the (j+1)-th): the CTAs' relative positions during the
+// span, which decide whether a K/V line another CTA brought in is still in the L2. Per block: the
+// Q load of a tile whose prologue was skipped (the resumed tile runs its own), each cluster
+// member's K and V loads (multicast: each member's share), and the O stores of a tile whose
+// epilogue was skipped. Every copy runs
+// through the replay slices; the last L2-capacity of them also warms the other slices, so that
+// all slices leave the span holding what the real kernel would have left.
+void Fa3Sampler::replay_span() {
+  if (!replay_ || span_cuts_.empty()) {
+    span_cuts_.clear();
+    return;
+  }
+  const Fa3Kernel& k = plan_.k;
+  const Fa3Emitter& e = plan_.em;
+  std::vector<std::pair<std::int64_t, std::int64_t>> at;
+  for (const SpanCut& c : span_cuts_) at.emplace_back(c.tile, c.pos);
+  std::vector<trace::Instr> copies, tmp;
+  Tile t;
+  for (bool more = true; more;) {
+    more = false;
+    for (std::size_t i = 0; i < span_cuts_.size(); ++i) {
+      const SpanCut& c = span_cuts_[i];
+      auto& [ti, tp] = at[i];
+      const auto& n = n_[c.leader];
+      while (ti < static_cast<std::int64_t>(n.size()) && tp >= n[ti]) ++ti, tp = 0;
+      if (std::make_pair(ti, tp) >= std::make_pair(c.end_tile, c.end_pos)) continue;
+      more = true;
+      for (std::uint32_t cta = c.leader; cta < c.leader + cluster_ && cta < ctas_; ++cta) {
+        if (!plan_.sched.tile(cta, ti, t)) continue;
+        const BlockRange r = block_range(k, t.m_block);
+        if (tp >= r.count()) continue;
+        const auto rank = cta % static_cast<std::uint32_t>(k.cluster);
+        tmp.clear();
+        if (tp == 0 && ti != c.end_tile) e.load_q(tmp, t);
+        e.load_k(tmp, 0, t, r.n_max - 1 - tp, rank);
+        e.load_v(tmp, 0, t, r.n_max - 1 - tp, rank);
+        // A cut inside a tile leaves that tile's epilogue to run in detail (the mainloop ends at the
+        // cut); a cut before its prologue skips the whole tile.
+        const bool epilogue_skipped = ti != c.end_tile && !(ti == c.tile && c.pos > 0);
+        if (tp == r.count() - 1 && epilogue_skipped) {
+          for (int wg = 0; wg < k.consumer_wgs; ++wg) {
+            if (k.o_from_registers) e.store_o_from_registers(tmp, t, wg);
+            else if (k.paper_recipe) e.store_o(tmp, t, 64 * wg);
+            else if (wg == k.consumer_wgs - 1) e.store_o(tmp, t, 0);
+          }
+        }
+        for (const trace::Instr& in : tmp)
+          if (replay_->bytes(in) > 0) copies.push_back(in);
+      }
+      ++tp;
+    }
+  }
+  // Where the last L2-capacity of distinct copies begins (an LRU cache holds the most recently used
+  // distinct lines; K/V tiles recur across CTAs and tiles, each counts once).
+  std::size_t warm_from = copies.size();
+  std::unordered_set<std::uint64_t> seen;
+  for (double b = 0; warm_from > 0 && b < p_.l2_bytes;) {
+    const trace::Instr& in = copies[--warm_from];
+    const std::uint64_t key = in.gmem * 1315423911ULL ^ (std::uint64_t{in.map} << 1) ^ static_cast<std::uint64_t>(in.op);
+    if (seen.insert(key).second) b += static_cast<double>(replay_->bytes(in));
+  }
+  for (std::size_t i = 0; i < copies.size(); ++i) replay_->replay(copies[i], i >= warm_from);
+  span_cuts_.clear();
+  replayed_ = true;
+}
+
+// Counter families the replay measures: the run's DRAM bytes read and written and L2 read misses,
+// estimated from the replay slices alone (their detailed counts plus what the replay counted,
+// scaled to all slices), become the family's totals. The skipped work's share is split over the
+// channels or slices, and carried to the family's companions (request counts), in the fit's
+// proportions; a family the fit saw nothing of is spread evenly, its companions at the detailed
+// run's ratio.
+void Fa3Sampler::apply_replay(std::vector<double>& extra) const {
+  if (!replay_ || !replayed_) return;
+  const trace::CopyReplay::Counts rc = replay_->counts();
+  if (rc.scale <= 0) return;
+  const std::vector<std::string> names = stats_->counter_names();
+  const std::vector<std::uint64_t> now = stats_->counter_values();
+  struct Family {
+    std::string prefix, suffix;
+    double total;
+    std::vector<std::string> companions;
+  };
+  const Family fams[] = {
+      {"gpu.dram.ch[", "].read_bytes", rc.run_read_bytes, {"].reads"}},
+      {"gpu.dram.ch[", "].write_bytes", rc.run_write_bytes, {"].writes"}},
+      {"gpu.l2.slice[", "].read_misses", rc.run_read_misses, {}},
+  };
+  auto ends = [](const std::string& s, const std::string& x) {
+    return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+  };
+  auto starts = [](const std::string& s, const std::string& x) { return s.compare(0, x.size(), x) == 0; };
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < names.size(); ++i) index[names[i]] = i;
+  for (const Family& f : fams) {
+    std::vector<std::size_t> members;
+    double fitted = 0, detailed = 0;
+    for (std::size_t i = 0; i < names.size() && i < extra.size(); ++i)
+      if (starts(names[i], f.prefix) && ends(names[i], f.suffix)) {
+        members.push_back(i);
+        fitted += std::max(0.0, extra[i]);
+        detailed += static_cast<double>(now[i]);
+      }
+    if (members.empty()) continue;
+    const double skipped = std::max(0.0, f.total - detailed);
+    for (std::size_t i : members) {
+      const std::string stem = names[i].substr(0, names[i].size() - f.suffix.size());
+      const double share = fitted > 0 ? std::max(0.0, extra[i]) / fitted : 1.0 / static_cast<double>(members.size());
+      const double was = extra[i];
+      extra[i] = skipped * share;
+      for (const std::string& cs : f.companions) {
+        const auto it = index.find(stem + cs);
+        if (it == index.end() || it->second >= extra.size()) continue;
+        double& x = extra[it->second];
+        if (was > 0) {
+          x = x * extra[i] / was;
+        } else {
+          const double per = now[i] > 0 ? static_cast<double>(now[it->second]) / static_cast<double>(now[i]) : 0;
+          x = extra[i] * per;
+        }
+      }
+    }
+  }
 }
 
 trace::SamplingReport Fa3Sampler::report() const {
@@ -334,6 +473,12 @@ trace::SamplingReport Fa3Sampler::report() const {
   const double rms = check_errors_.empty() ? 0 : std::sqrt(ss / static_cast<double>(check_errors_.size()));
   const double skipped_time = end_ > 0 ? skipped_cycles_ / (static_cast<double>(end_) * ctas_) : 0;
   r.error_estimate = rms * skipped_time;
+  if (replay_ && replayed_) {
+    const trace::CopyReplay::Counts rc = replay_->counts();
+    r.replay_lines = rc.lines;
+    r.replay_read_bytes = rc.read_bytes;
+    r.replay_write_bytes = rc.write_bytes;
+  }
   if (!p_.on) {
     r.note = "full detail";
   } else if (!r.sampled) {

@@ -54,7 +54,8 @@ class Fa3Sampler {
  public:
   Fa3Sampler(const Fa3Plan& plan, SampleParams p);
 
-  void attach(const Engine& engine, Stats& stats);
+  // `replay` (may be null) runs the memory traffic of each span's skipped work.
+  void attach(const Engine& engine, Stats& stats, trace::CopyReplay* replay = nullptr);
   // Every WarpGroup of CTA `cta` asks before it runs position `pos` (0 = before the prologue) of its
   // tile `tile`; all WarpGroups of a cluster get the same answer whenever they ask.
   Cut at(std::uint32_t cta, std::int64_t tile, std::int64_t pos);
@@ -64,8 +65,8 @@ class Fa3Sampler {
   void finish(Cycle end, Stats& stats);
   trace::SamplingReport report() const;
   // Functional warming replays the O stores and Q loads of this many skipped tiles per CTA: enough
-  // for the whole GPU's to fill the L2 once.
-  std::uint64_t warm_tiles() const { return warm_tiles_; }
+  // for the whole GPU's to fill the L2 once. 0 with span replay, which warms the L2 itself.
+  std::uint64_t warm_tiles() const { return replay_ ? 0 : warm_tiles_; }
 
  private:
   struct Window {
@@ -92,11 +93,24 @@ class Fa3Sampler {
   bool steady();
   double predicted_left(std::uint32_t leader) const;  // predicted cycles to the tail guard
   Cut make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t pos, Cycle now);
+  // Span replay: every cut cluster's skipped copies, block by block across the clusters.
+  void replay_span();
+  // The DRAM and L2-miss counters of the skipped work from the replay instead of the fit.
+  void apply_replay(std::vector<double>& extra) const;
 
   const Fa3Plan& plan_;
   SampleParams p_;
   const Engine* engine_ = nullptr;
   Stats* stats_ = nullptr;
+  trace::CopyReplay* replay_ = nullptr;
+  // The cuts of the current span, for its replay: cluster leader, from (tile, pos), to (tile, pos).
+  struct SpanCut {
+    std::uint32_t leader = 0;
+    std::int64_t tile = 0, pos = 0, end_tile = 0, end_pos = 0;
+  };
+  std::vector<SpanCut> span_cuts_;
+  std::uint32_t span_asked_ = 0, span_active_ = 0;  // clusters that asked / had work at span start
+  bool replayed_ = false;                           // some span was replayed
   std::uint32_t ctas_ = 0, cluster_ = 1;
   std::uint64_t warm_tiles_ = 1;
   // Per CTA: blocks of each of its tiles and the suffix sums (blocks from tile i on).

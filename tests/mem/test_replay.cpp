@@ -1,0 +1,75 @@
+// Span replay (MemorySystem::replay, docs/sampling.md): the replay slices run a sampled run's
+// skipped lines through their tag arrays as the detailed lookup would, count what that costs, and
+// scale it to all slices; the other slices only take the last L2-capacity as functional warming.
+#include <gtest/gtest.h>
+
+#include "harness.h"
+
+namespace simfa::mem::test {
+namespace {
+
+// Lines (byte addresses) homed in slice `slice`, from `from` on.
+std::vector<Addr> lines_in_slice(const Hierarchy& h, std::uint32_t slice, std::size_t n, Addr from = 0) {
+  std::vector<Addr> v;
+  for (Addr a = from; v.size() < n; a += 128)
+    if (h.home_slice(a) == slice) v.push_back(a);
+  return v;
+}
+
+TEST(Replay, ReplaySlicesCountMissesAndWriteBacksScaledToAllSlices) {
+  Harness h(small_params(), 1);
+  h.mem->enable_replay(2);  // slices 0, 2, 4, 6 of 8: scale 2
+  const std::vector<Addr> a = lines_in_slice(*h.mem, 0, 3);
+  h.mem->replay(a[0], 0xF, false, false);  // read miss: 4 sectors from DRAM
+  h.mem->replay(a[0], 0xF, false, false);  // hit
+  h.mem->replay(a[1], 0x3, false, false);  // read miss: 2 sectors
+  h.mem->replay(a[1], 0xF, false, false);  // the 2 missing sectors
+  h.mem->replay(a[2], 0xF, true, false);   // whole-sector write: allocates, reads nothing
+  MemorySystem::ReplayCounts c = h.mem->replay_counts();
+  EXPECT_EQ(c.lines, 5);
+  EXPECT_EQ(c.scale, 2);
+  EXPECT_EQ(c.read_misses, 2 * 3);
+  EXPECT_EQ(c.read_bytes, 2 * 32 * (4 + 2 + 2));
+  EXPECT_EQ(c.write_bytes, 0);
+  // Enough other lines of slice 0 to evict everything it holds (32 KiB, LRU): the written line is
+  // written back once, with its 4 dirty sectors.
+  for (Addr x : lines_in_slice(*h.mem, 0, 1024, a[2] + 128)) h.mem->replay(x, 0xF, false, false);
+  c = h.mem->replay_counts();
+  EXPECT_EQ(c.writebacks, 2 * 1);
+  EXPECT_EQ(c.write_bytes, 2 * 4 * 32);
+  EXPECT_GE(c.evictions, 2 * 3);
+  // No detailed traffic: the whole run's estimate is the replay's.
+  EXPECT_EQ(c.run_read_bytes, c.read_bytes);
+  EXPECT_EQ(c.run_write_bytes, c.write_bytes);
+  EXPECT_EQ(c.run_read_misses, c.read_misses);
+  // Nothing reached the timing model.
+  EXPECT_EQ(h.stat("gpu.mem.requests"), 0);
+  EXPECT_EQ(h.dram->reads, 0u);
+}
+
+TEST(Replay, OtherSlicesOnlyWarmAndReplaySlicesIgnoreWarming) {
+  Harness h(small_params(), 1);
+  h.mem->enable_replay(2);
+  const Addr other = lines_in_slice(*h.mem, 1, 1)[0];
+  h.mem->replay(other, 0xF, false, false);  // not a replay slice, not warming: nothing
+  h.mem->replay(other, 0xF, false, true);   // warming: the line is placed, nothing is counted
+  EXPECT_EQ(h.mem->replay_counts().lines, 0);
+  EXPECT_EQ(h.mem->replay_counts().read_bytes, 0);
+  EXPECT_EQ(h.mem->slice(1).replayed().lines, 0u);
+  // Functional warming from a kTmaWarm copy skips the replay slices: their lines stay misses.
+  const Addr mine = lines_in_slice(*h.mem, 2, 1)[0];
+  h.mem->warm(mine, 0xF, false);
+  h.mem->replay(mine, 0xF, false, false);
+  EXPECT_EQ(h.mem->replay_counts().read_bytes, 2 * 4 * 32);
+}
+
+TEST(Replay, WithoutReplayNothingIsCounted) {
+  Harness h(small_params(), 1);
+  h.mem->replay(lines_in_slice(*h.mem, 0, 1)[0], 0xF, false, true);
+  const MemorySystem::ReplayCounts c = h.mem->replay_counts();
+  EXPECT_EQ(c.lines, 0);
+  EXPECT_EQ(c.scale, 0);
+}
+
+}  // namespace
+}  // namespace simfa::mem::test
