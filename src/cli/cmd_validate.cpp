@@ -46,7 +46,7 @@ WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gp
   f.seqlen = m.seqlen;
   f.kv_seqlen = m.kv_seqlen;
   f.heads_kv = m.heads_kv;
-  f.group = m.heads / m.heads_kv;
+  f.group = m.heads_kv > 0 ? m.heads / m.heads_kv : 0;  // 0 (not given) on a row of another workload
   f.head_dim = m.head_dim;
   f.dtype = m.dtype;
   f.causal = m.causal;

@@ -160,7 +160,10 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
     m.where = where;
     m.name = required("case");
     if (const std::string* w = cell("workload")) {
-      workload_kinds().get(*w);  // an unknown name lists the choices
+      const auto names = workload_kinds().names();
+      if (std::count(names.begin(), names.end(), *w) == 0)
+        user_error("{}: column 'workload': unknown workload {} (expected one of: {})", where, quote(*w),
+                   workload_kinds().names_text());
       m.workload = *w;
     }
     if (m.workload != "fa3") {
