@@ -113,8 +113,8 @@ TEST(GemmShapeKeys, MissingZeroAndMisalignedSizesNameTheirKey) {
                 .find("gemm.stages = 9: 9 stages of 32768 bytes"),
             std::string::npos);
   EXPECT_NE(user_error_of([&] {
-              make_workload("gemm", gemm_args("128", "128", "64"), config({"gemm.schedule=pingpong", "gemm.stages=3"}));
-            }).find("gemm.stages = 3: pingpong splits the ring"),
+              make_workload("gemm", gemm_args("128", "128", "64"), config({"gemm.schedule=pingpong", "gemm.stages=6"}));
+            }).find("gemm.stages = 6: 6 stages of 32768 bytes plus 65536 bytes of C"),
             std::string::npos);
   EXPECT_NE(user_error_of([&] { make_workload("gemm", gemm_args("128", "128", "64"), config({"sample.mode=on"})); })
                 .find("sample.mode = on (--set): sampled simulation is FA3's"),
@@ -133,7 +133,7 @@ TEST(GemmKernel, DefaultsFollowCutlassAndStagesFillSharedMemory) {
   const auto fp8 = workload::gemm::resolve_gemm(gshape(1024, 1024, 1024, 1, spec::DType::FP8_E4M3), config(), 132);
   EXPECT_EQ(fp8.tile_k, 128);  // 128 bytes of K
   const auto pp = workload::gemm::resolve_gemm(gshape(1024, 1024, 1024), config({"gemm.schedule=pingpong"}), 132);
-  EXPECT_EQ(pp.stages, 4);  // two C buffers; rounded down to even
+  EXPECT_EQ(pp.stages, 5);  // two C buffers: (227 KiB - 64 KiB - 1 KiB) / 32 KiB
 }
 
 // Every WGMMA FLOP and every TMA byte of the trace, pulled through the source.

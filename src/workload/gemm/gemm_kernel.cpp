@@ -61,7 +61,7 @@ void register_gemm_params(ParamRegistry& r) {
          "CUTLASS 3 Hopper tiles: 128x128x64 for 16-bit, 128x128x128 for FP8 (examples 48 and 54)", 0, 256, {}});
   r.add({"gemm.stages", T::Int, "0", "stages",
          "stages of the A/B mbarrier ring (0 = as many as fit: shared memory minus the C staging "
-         "buffer and the barriers, over the bytes of one A and one B tile; pingpong rounds down to even)",
+         "buffers and the barriers, over the bytes of one A and one B tile)",
          "CUTLASS 3 StageCountAutoCarveout (collective/builders/sm90_common.inl "
          "compute_stage_count_or_override): (capacity - epilogue carveout) / stage bytes",
          0, 64, {}});
@@ -120,17 +120,13 @@ GemmKernel resolve_gemm(const GemmShape& s, const Config& cfg, int num_sms) {
   const std::int64_t given = cfg.i("gemm.stages");
   if (given == 0) {
     const std::int64_t fit = smem > fixed ? static_cast<std::int64_t>((smem - fixed) / k.stage_bytes()) : 0;
-    k.stages = static_cast<int>(k.schedule == Schedule::Pingpong ? fit / 2 * 2 : fit);
-    if (k.stages < (k.schedule == Schedule::Pingpong ? 2 : 1))
-      user_error("gemm.tile_m/tile_n/tile_k = {}x{}x{}: not even {} stage{} of A and B ({} bytes each) fit "
-                 "in sm.max_smem_per_cta = {} bytes beside the {} bytes of C",
-                 k.tile_m, k.tile_n, k.tile_k, k.schedule == Schedule::Pingpong ? 2 : 1,
-                 k.schedule == Schedule::Pingpong ? "s" : "", k.stage_bytes(), smem, k.c_smem_bytes());
+    k.stages = static_cast<int>(std::min<std::int64_t>(fit, 64));
+    if (k.stages < 1)
+      user_error("gemm.tile_m/tile_n/tile_k = {}x{}x{}: not even one stage of A and B ({} bytes) fits in "
+                 "sm.max_smem_per_cta = {} bytes beside the {} bytes of C",
+                 k.tile_m, k.tile_n, k.tile_k, k.stage_bytes(), smem, k.c_smem_bytes());
   } else {
     k.stages = static_cast<int>(given);
-    if (k.schedule == Schedule::Pingpong && k.stages % 2 != 0)
-      user_error("gemm.stages = {}: pingpong splits the ring between its two consumers; give an even number",
-                 k.stages);
     if (fixed + k.stage_bytes() * std::uint64_t(k.stages) > smem)
       user_error("gemm.stages = {}: {} stages of {} bytes plus {} bytes of C exceed sm.max_smem_per_cta = {} bytes",
                  k.stages, k.stages, k.stage_bytes(), k.c_smem_bytes(), smem);

@@ -38,7 +38,7 @@ struct GemmKernel {
   GemmShape shape;
   Schedule schedule = Schedule::Cooperative;
   int tile_m = 128, tile_n = 128, tile_k = 64;
-  int stages = 0;             // total mbarrier stages of the A/B ring
+  int stages = 0;             // mbarrier stages of the A/B ring
   int consumer_wgs = 2;
   std::uint32_t grid = 0;     // persistent CTAs: min(SMs, tiles)
   std::int64_t tiles_m = 0, tiles_n = 0, k_blocks = 0;
@@ -55,8 +55,6 @@ struct GemmKernel {
   std::int64_t total_tiles() const { return shape.batch * tiles_m * tiles_n; }
   // Rows of a tile one consumer computes: tile_m / 2 (cooperative) or tile_m (pingpong).
   int rows_per_consumer() const { return schedule == Schedule::Cooperative ? tile_m / consumer_wgs : tile_m; }
-  // Stages each consumer's ring has: all of them (cooperative), or its half (pingpong).
-  int ring_stages() const { return schedule == Schedule::Cooperative ? stages : stages / consumer_wgs; }
   std::uint64_t stage_bytes() const { return std::uint64_t(tile_m + tile_n) * tile_k * elem_bytes; }
   // Shared memory for C: one tile (cooperative: the consumers' halves), one per consumer (pingpong).
   std::uint64_t c_smem_bytes() const {

@@ -84,11 +84,6 @@ bool GemmPlan::tile(std::uint32_t cta, std::int64_t i, GemmTile& out) const {
   return true;
 }
 
-int GemmPlan::stage(int c, std::uint64_t j) const {
-  const int ring = k_.ring_stages();
-  const int base = k_.schedule == Schedule::Cooperative ? 0 : c * ring;
-  return base + static_cast<int>(j % static_cast<std::uint64_t>(ring));
-}
 
 void GemmPlan::load(Out& o, int st, const GemmTile& t, std::int64_t kb) const {
   const auto sid = static_cast<std::uint16_t>(st);
@@ -148,19 +143,17 @@ void GemmPlan::store(Out& o, int c, const GemmTile& t) const {
 }
 
 // The producer (CollectiveMma::load): for every tile of the CTA, in order, every k-block into the
-// next stage of the ring that tile's consumer reads.
+// next stage of the ring.
 StepGen gemm_producer(std::shared_ptr<const GemmPlan> plan, std::uint32_t cta, std::vector<trace::Instr>* out) {
   const GemmKernel& k = plan->kernel();
   auto& o = *out;
-  std::uint64_t it[2] = {0, 0};  // k-blocks loaded per ring
+  std::uint64_t it = 0;  // k-blocks loaded
   GemmTile t;
-  for (std::int64_t i = 0; plan->tile(cta, i, t); ++i) {
-    const int c = k.schedule == Schedule::Cooperative ? 0 : static_cast<int>(i % k.consumer_wgs);
+  for (std::int64_t i = 0; plan->tile(cta, i, t); ++i)
     for (std::int64_t kb = 0; kb < k.k_blocks; ++kb) {
-      plan->load(o, plan->stage(c, it[c]++), t, kb);
+      plan->load(o, plan->stage(it++), t, kb);
       co_yield 0;
     }
-  }
 }
 
 // Consumer `c`: the mainloop (wait the stage, WGMMAs, commit, wait for all but the latest batch,
@@ -180,26 +173,32 @@ StepGen gemm_consumer(std::shared_ptr<const GemmPlan> plan, std::uint32_t cta, i
     o.push_back(trace::Instr::bar_arrive(ids::kBarMainloop));
     o.push_back(trace::Instr::bar_arrive(ids::kBarEpilogue));
   }
-  std::uint64_t it = 0;  // k-blocks this consumer has computed (its ring's stage counter)
   std::int64_t stored = 0;
   GemmTile t;
   for (std::int64_t i = 0; plan->tile(cta, i, t); ++i) {
     if (pingpong && i % nc != c) continue;
-    if (pingpong) o.push_back(trace::Instr::bar_wait(own(ids::kBarMainloop), 1));
+    const std::uint64_t it = std::uint64_t(i) * std::uint64_t(k.k_blocks);  // the tile's first k-block
+    if (pingpong) {
+      o.push_back(trace::Instr::bar_wait(own(ids::kBarMainloop), 1));
+      // The other consumer's previous tile: its fills completed before that consumer handed over
+      // the turn; passing them keeps this consumer's phase counters in step.
+      if (i > 0)
+        for (std::int64_t kb = 0; kb < k.k_blocks; ++kb)
+          o.push_back(trace::Instr::mb_wait(static_cast<std::uint16_t>(plan->stage(it - std::uint64_t(k.k_blocks - kb)))));
+    }
     for (std::int64_t kb = 0; kb < k.k_blocks; ++kb) {
-      const int st = plan->stage(c, it + std::uint64_t(kb));
+      const int st = plan->stage(it + std::uint64_t(kb));
       o.push_back(trace::Instr::mb_wait(static_cast<std::uint16_t>(st)));
       plan->mma(o, c, st, kb == 0);
       if (kb > 0) {
         o.push_back(trace::Instr::wgmma_wait(ids::kGroupMma, 1));
-        o.push_back(trace::Instr::release(static_cast<std::uint16_t>(plan->stage(c, it + std::uint64_t(kb) - 1))));
+        o.push_back(trace::Instr::release(static_cast<std::uint16_t>(plan->stage(it + std::uint64_t(kb) - 1))));
       }
       co_yield 0;
     }
     if (pingpong) o.push_back(trace::Instr::bar_arrive(next(ids::kBarMainloop)));
     o.push_back(trace::Instr::wgmma_wait(ids::kGroupMma, 0));
-    o.push_back(trace::Instr::release(static_cast<std::uint16_t>(plan->stage(c, it + std::uint64_t(k.k_blocks) - 1))));
-    it += static_cast<std::uint64_t>(k.k_blocks);
+    o.push_back(trace::Instr::release(static_cast<std::uint16_t>(plan->stage(it + std::uint64_t(k.k_blocks) - 1))));
     if (pingpong) o.push_back(trace::Instr::bar_wait(own(ids::kBarEpilogue), 1));
     if (k.convert_cycles) o.push_back(trace::Instr::bubble(k.convert_cycles));
     if (stored > 0) o.push_back(trace::Instr::tma_wait(ids::kGroupStore, 0, /*read_only=*/true));

@@ -3,11 +3,13 @@
 // consumers.
 //
 // Resource mapping (docs/workloads.md):
-//   stages   the A/B ring: stage s holds one A tile (tile_m x tile_k) and one B tile (tile_n x
-//            tile_k). Cooperative: one ring of gemm.stages stages, every stage released by both
-//            consumers (stage_arrivals 2). Pingpong: consumer c's tiles use stages [c·S/2, (c+1)·S/2)
-//            (the trace ISA's per-thread phase counters cannot skip the other consumer's phases;
-//            CUTLASS shares one ring), released by that consumer alone (stage_arrivals 1)
+//   stages   the A/B ring of gemm.stages stages: stage s holds one A tile (tile_m x tile_k) and one
+//            B tile (tile_n x tile_k); the j-th k-block the CTA loads goes to stage j mod stages.
+//            Cooperative: every stage is released by both consumers (stage_arrivals 2). Pingpong:
+//            by the consumer whose tile it holds (stage_arrivals 1); the other consumer passes an
+//            MB_WAIT on it (at no cost: it has completed by then) so that its per-stage phase
+//            counter (docs/trace-format.md, MB_WAIT) stays in step, as CUTLASS's consumer advances
+//            its pipeline state past the other's k-blocks
 //   barriers pingpong only: 8 + c the mainloop turn of consumer c, 10 + c its epilogue turn
 //   groups    WGMMA 0, TMA store 0
 //   maps      0 A, 1 B, 2 C
@@ -50,8 +52,8 @@ class GemmPlan {
   // false past its last.
   bool tile(std::uint32_t cta, std::int64_t i, GemmTile& out) const;
   std::int64_t tiles_of(std::uint32_t cta) const;
-  // Stage of the j-th k-block consumer `c` computes (pingpong: of that consumer's tiles).
-  int stage(int c, std::uint64_t j) const;
+  // Stage of the j-th k-block the CTA loads.
+  int stage(std::uint64_t j) const { return static_cast<int>(j % static_cast<std::uint64_t>(k_.stages)); }
 
   using Out = std::vector<trace::Instr>;
   // Producer: ACQUIRE the stage with the bytes of one A and one B tile, then their TMA copies.
