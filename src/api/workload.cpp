@@ -19,10 +19,10 @@ namespace {
 
 constinit const Variant<WorkloadKind> kFa3{
     "fa3", "FlashAttention-3's forward kernel on an attention shape (docs/fa3-workload.md)",
-    {kFa3Keys, std::size(kFa3Keys), &make_fa3_workload}};
+    {kFa3Keys, std::size(kFa3Keys), &make_fa3_workload, "fa3."}};
 constinit const Variant<WorkloadKind> kGemm{
     "gemm", "a persistent warp-specialized GEMM, CUTLASS 3's Hopper schedules in spirit (docs/workloads.md)",
-    {kGemmKeys, std::size(kGemmKeys), &make_gemm_workload}};
+    {kGemmKeys, std::size(kGemmKeys), &make_gemm_workload, "gemm."}};
 
 const WorkloadKey* find_key(std::string_view key) {
   for (const auto* v : workload_kinds().all())
@@ -104,6 +104,14 @@ std::unique_ptr<Workload> make_workload(std::string_view name, const WorkloadArg
     bool known = false;
     for (std::size_t i = 0; i < kind.num_keys; ++i) known = known || kind.keys[i].key == key;
     if (!known) user_error("{} does not apply to the {} workload (its keys: {})", args.label(key), name, keys);
+  }
+  for (const auto* other : workload_kinds().all()) {
+    if (other->name == name || other->make.config_prefix.empty()) continue;
+    for (const ParamDesc& d : cfg.registry().all())
+      if (std::string_view(d.key).substr(0, other->make.config_prefix.size()) == other->make.config_prefix &&
+          cfg.origin(d.key) != "default")
+        user_error("{} = {} ({}) configures the {} workload, not {}: drop it, or run that workload", d.key,
+                   cfg.render(d.key), cfg.origin(d.key), other->name, name);
   }
   return kind.make(args, cfg);
 }

@@ -104,12 +104,16 @@ struct WorkloadKind {
   const WorkloadKey* keys;
   std::size_t num_keys;
   std::unique_ptr<Workload> (*make)(const WorkloadArgs& args, const Config& cfg);
+  // The prefix of the configuration keys only this workload reads ("fa3.", "gemm."): another
+  // workload's run rejects them when they are set (nothing is accepted and ignored).
+  std::string_view config_prefix;
 };
 
 // Every workload, in one list ("--workload", "workload": an unknown name lists the choices).
 const VariantList<WorkloadKind>& workload_kinds();
 // Builds workload `name` from `args`. UserError for an unknown name, for a key the workload does
-// not take ("--head-dim does not apply to --workload gemm (its keys: ...)") and for bad values.
+// not take ("--head-dim does not apply to the gemm workload (its keys: ...)"), for a configuration
+// key of another workload that is set (fa3.tile_m on a GEMM run) and for bad values.
 std::unique_ptr<Workload> make_workload(std::string_view name, const WorkloadArgs& args, const Config& cfg);
 
 // What a finished run is reported with.

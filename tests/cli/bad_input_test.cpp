@@ -363,6 +363,10 @@ TEST(BadInput, WorkloadFlagsAreCheckedAgainstTheChosenWorkload) {
                     "gemm.schedule", "bad schedule");
   expect_user_error(simfa("run --workload gemm --m 256 --n 256 --k 128 --set sample.mode=on"),
                     "sampled simulation is FA3's", "sampling");
+  expect_user_error(simfa("run --workload gemm --m 256 --n 256 --k 128 --set fa3.stages=3"),
+                    "fa3.stages = 3 (--set) configures the fa3 workload, not gemm", "fa3 key on gemm");
+  expect_user_error(simfa("run --model llama3-8b --seqlen 256 --set gemm.tile_n=64"),
+                    "gemm.tile_n = 64 (--set) configures the gemm workload, not fa3", "gemm key on fa3");
   const std::string csv = temp_file("gemm_bad.csv", "case,workload,m,n,k,measured_us\ng1,gemm,256,0,128,10\n");
   expect_user_error(simfa("validate --measurements " + csv), ":2 (case 'g1'): column 'n' must be at least 1, got 0",
                     "csv zero n");

@@ -69,6 +69,13 @@ TEST(WorkloadRegistry, AKeyOfAnotherWorkloadIsAnErrorNamedAsTheCallerNamesIt) {
   EXPECT_EQ(user_error_of([&] { make_workload("gemm", col, cfg); }), "column 'n': expected a number, got 'x'");
 }
 
+TEST(WorkloadRegistry, AConfigurationKeyOfAnotherWorkloadIsAnError) {
+  EXPECT_EQ(user_error_of([&] { make_workload("gemm", gemm_args("128", "128", "64"), config({"fa3.tile_m=128"})); }),
+            "fa3.tile_m = 128 (--set) configures the fa3 workload, not gemm: drop it, or run that workload");
+  EXPECT_EQ(user_error_of([&] { make_workload("fa3", WorkloadArgs{}, config({"gemm.schedule=pingpong"})); }),
+            "gemm.schedule = pingpong (--set) configures the gemm workload, not fa3: drop it, or run that workload");
+}
+
 TEST(WorkloadRegistry, Fa3FromKeysIsTheShapeTheFlagsGive) {
   WorkloadArgs a;
   a.set("model", "llama3-8b");
