@@ -14,10 +14,6 @@ namespace simfa::workload::gemm {
 
 namespace {
 std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-// mbarriers of the A/B ring (full + empty per stage) and of the epilogue: CUTLASS's
-// PipelineTmaAsync::SharedStorage is two 8-byte barriers per stage; rounded up to 1 KiB for the
-// shared-memory alignment of the tiles that follow (a modelling allowance).
-constexpr std::uint64_t kBarrierBytes = 1024;
 
 constinit const Variant<Schedule> kCooperative{
     "cooperative", "both consumer WarpGroups on one output tile, tile_m / 2 rows each (CUTLASS 3 "
@@ -116,7 +112,7 @@ GemmKernel resolve_gemm(const GemmShape& s, const Config& cfg, int num_sms) {
                "last K block)", s.k, k.tile_k);
 
   const std::uint64_t smem = cfg.u("sm.max_smem_per_cta");
-  const std::uint64_t fixed = k.c_smem_bytes() + kBarrierBytes;
+  const std::uint64_t fixed = k.c_smem_bytes() + kGemmBarrierBytes;
   const std::int64_t given = cfg.i("gemm.stages");
   if (given == 0) {
     const std::int64_t fit = smem > fixed ? static_cast<std::int64_t>((smem - fixed) / k.stage_bytes()) : 0;

@@ -22,6 +22,11 @@ class ParamRegistry;
 
 namespace simfa::workload::gemm {
 
+// mbarriers of the A/B ring (full + empty per stage) and of the epilogue: CUTLASS's
+// PipelineTmaAsync::SharedStorage is two 8-byte barriers per stage; rounded up to 1 KiB for the
+// shared-memory alignment of the tiles that follow (a modelling allowance).
+inline constexpr std::uint64_t kGemmBarrierBytes = 1024;
+
 struct GemmShape {
   std::int64_t batch = 1, m = 0, n = 0, k = 0;
   spec::DType dtype = spec::DType::FP16;
@@ -60,6 +65,8 @@ struct GemmKernel {
   std::uint64_t c_smem_bytes() const {
     return std::uint64_t(tile_m) * tile_n * out_bytes * (schedule == Schedule::Pingpong ? consumer_wgs : 1);
   }
+  // Shared memory of one CTA: the ring, the C staging buffer(s), the barriers.
+  std::uint64_t smem_bytes() const { return stage_bytes() * std::uint64_t(stages) + c_smem_bytes() + kGemmBarrierBytes; }
   // Elements of K per TMA box of A or B: one 128-byte swizzle row, or the whole tile_k below it.
   int k_slab() const { return std::min(tile_k, 128 / elem_bytes); }
   std::string name() const;  // "gemm_fp16_128x128x64_cooperative"

@@ -51,7 +51,7 @@ GemmPlan::GemmPlan(GemmKernel kernel) : k_(std::move(kernel)) {
   info_.name = k_.name();
   info_.ctas = k_.grid;
   info_.cluster = 1;
-  info_.smem = smem_c_ + k_.c_smem_bytes() + 1024;  // + the barriers (gemm_kernel.cpp kBarrierBytes)
+  info_.smem = k_.smem_bytes();
   // setmaxnreg: producer 40, consumers 232 registers per thread (CUTLASS 3
   // sm90_gemm_tma_warpspecialized_cooperative.hpp / _pingpong.hpp LoadRegisterRequirement,
   // MmaRegisterRequirement).
@@ -68,11 +68,6 @@ GemmPlan::GemmPlan(GemmKernel kernel) : k_(std::move(kernel)) {
     info_.define_tmap(m);
   }
   tx_ = static_cast<std::uint32_t>(k_slabs_ * (info_.tmap(ids::kMapA).box_bytes() + info_.tmap(ids::kMapB).box_bytes()));
-}
-
-std::int64_t GemmPlan::tiles_of(std::uint32_t cta) const {
-  const std::int64_t total = k_.total_tiles(), g = k_.grid;
-  return cta < total ? (total - cta + g - 1) / g : 0;
 }
 
 bool GemmPlan::tile(std::uint32_t cta, std::int64_t i, GemmTile& out) const {

@@ -51,7 +51,6 @@ class GemmPlan {
   // The i-th output tile of CTA `cta` (static persistent schedule: tiles cta, cta + grid, ...);
   // false past its last.
   bool tile(std::uint32_t cta, std::int64_t i, GemmTile& out) const;
-  std::int64_t tiles_of(std::uint32_t cta) const;
   // Stage of the j-th k-block the CTA loads.
   int stage(std::uint64_t j) const { return static_cast<int>(j % static_cast<std::uint64_t>(k_.stages)); }
 
@@ -64,12 +63,6 @@ class GemmPlan {
   // Consumer `c`'s rows of tile t from its C buffer in shared memory: one TMA store per column
   // slab + commit (nothing for rows past M).
   void store(Out& o, int c, const GemmTile& t) const;
-  // The bytes of A and B one stage's TMA loads move (the ACQUIRE's tx).
-  std::uint32_t stage_tx() const { return tx_; }
-
-  std::uint64_t a_base() const { return a_; }
-  std::uint64_t b_base() const { return b_; }
-  std::uint64_t c_base() const { return c_; }
 
  private:
   GemmKernel k_;
