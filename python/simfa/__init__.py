@@ -10,10 +10,11 @@ numpy arrays for vectorised sweeps::
 Keywords mirror the flags of ``simfa analyze`` (``seqlen_q`` is ``--seqlen-q``) and go through
 the same validation; a bad value raises ValueError with the same message as the command line.
 
-The cycle-level simulator runs the FA3 kernel for one workload, like ``simfa run``::
+The cycle-level simulator runs a workload (the FA3 kernel by default, or a GEMM), like ``simfa run``::
 
     r = simfa.run(model="llama3-8b", seqlen=2048, gpu="h800")
     r.latency_us, r.tflops, r.l2_bytes, r.analytic["l2_bytes_coalesced"], r.stats["gpu.tensor.utilization"]
+    g = simfa.run(workload="gemm", m=4096, n=4096, k=4096, gpu="h100")
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from . import _simfa
 
 __all__ = [
     "GpuSpec", "Results", "DEFAULT_FIELDS", "analyze", "gpu", "gpu_presets", "config", "config_keys", "models",
-    "fa3_tiles", "fields", "run", "run_trace",
+    "fa3_tiles", "fields", "run", "run_trace", "workloads",
 ]
 
 GpuSpec = _simfa.GpuSpec
@@ -301,41 +302,61 @@ def _names(key, v):
     return items
 
 
-def run(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seqlen_kv=None,
-        heads_kv=None, group=None, head_dim=None, dtype="fp16", causal=False, gpu="h800",
-        set=None, ablate=None, clock_mhz=None, no_skip=False):
-    """Simulate the FlashAttention-3 forward kernel on the whole GPU (``simfa run``).
+_UNSET = object()  # a keyword not given: the workload's default
 
-    Workload keywords as in ``analyze`` (scalars only): ``model`` (preset or "none"), ``batch``,
-    ``seqlen`` (L, and S unless ``seqlen_kv`` is given; 6144 when no length is given),
-    ``seqlen_q``, ``seqlen_kv``, ``heads_kv``, ``group``, ``head_dim``, ``dtype``, ``causal``.
+
+def workloads():
+    """The workloads ``run`` simulates: {name: {"doc": ..., "keys": {key: doc}}}."""
+    return {name: dict(doc=doc, keys=dict(keys)) for name, (doc, keys) in _simfa.workloads().items()}
+
+
+def run(*, workload="fa3", model=_UNSET, batch=None, seqlen=None, seqlen_q=None, seqlen_kv=None,
+        heads_kv=None, group=None, head_dim=None, m=None, n=None, k=None, dtype="fp16", causal=False,
+        gpu="h800", set=None, ablate=None, clock_mhz=None, no_skip=False):
+    """Simulate a workload on the whole GPU (``simfa run``): the FlashAttention-3 forward kernel
+    (``workload="fa3"``, the default) or a persistent warp-specialized GEMM (``workload="gemm"``).
+
+    FA3 keywords as in ``analyze`` (scalars only): ``model`` (preset, default llama3-405b, or
+    "none"/None), ``batch``, ``seqlen`` (L, and S unless ``seqlen_kv`` is given; 6144 when no
+    length is given), ``seqlen_q``, ``seqlen_kv``, ``heads_kv``, ``group``, ``head_dim``,
+    ``dtype``, ``causal``. GEMM keywords: ``m``, ``n``, ``k`` (required), ``batch``, ``dtype``
+    (C[b] = A[b] · B[b]^T; the gemm.* keys of ``set`` choose tiles, stages and schedule).
+    A keyword of the other workload is a ValueError, as its flag is on the command line.
     GPU: ``gpu`` (preset name or TOML file), ``set`` (dict or "key=value" list, like ``--set``),
     ``ablate`` (names of paper Table 5: "no-lrc", "simple-hash", "no-dedup"), ``clock_mhz``.
     ``no_skip`` runs the reference mode (same results, slower).
 
     Returns a Results dict with what ``simfa run --json`` writes: ``latency_us``, ``cycles``,
     ``tflops``, ``peak_fraction``, ``l2_bytes``, ``dram_read_bytes``, ``dram_write_bytes``,
-    ``pipe_utilization`` (``tensor``, ``mufu``, ``fp32``, ``alu``: fractions of every SM's cycles), ``sim_wall_s``, ``sim_cycles_per_s``, ``workload``, ``analytic`` (the analytic model for the
-    same shape and kernel), ``config`` and ``stats`` (every statistic by name). Bad input raises
-    ValueError with the command line's message; a deadlocked kernel raises RuntimeError with the
-    report of every blocked WarpGroup.
+    ``pipe_utilization`` (``tensor``, and for FA3 ``mufu``, ``fp32``, ``alu``: fractions of every SM's cycles), ``sim_wall_s``, ``sim_cycles_per_s``, ``workload``, ``analytic`` (the analytic model for
+    the same shape and kernel; for a GEMM a roofline with its tile waves), ``config`` and ``stats``
+    (every statistic by name). Bad input raises ValueError with the command line's message; a
+    deadlocked kernel raises RuntimeError with the report of every blocked WarpGroup.
     """
-    inputs = dict(batch=batch, seqlen=seqlen, seqlen_q=seqlen_q, seqlen_kv=seqlen_kv,
-                  heads_kv=heads_kv, group=group, head_dim=head_dim)
-    for k, v in inputs.items():
+    if not isinstance(workload, str):
+        raise ValueError(f"workload (--workload): expected a name, got {workload!r}")
+    numbers = dict(batch=batch, seqlen=seqlen, seqlen_q=seqlen_q, seqlen_kv=seqlen_kv,
+                   heads_kv=heads_kv, group=group, head_dim=head_dim, m=m, n=n, k=k)
+    for key, v in numbers.items():
         if v is not None and (isinstance(v, bool) or not isinstance(v, _numbers.Real)):
-            raise ValueError(f"{k} ({_flag(k)}): expected a number, got {v!r}")
-    if seqlen is None and seqlen_q is None and seqlen_kv is None:
-        inputs["seqlen"] = 6144
+            raise ValueError(f"{key} ({_flag(key)}): expected a number, got {v!r}")
     gpu = _gpu(gpu)
-    model = _model_and_strings(model, dtype=dtype, gpu=gpu)
+    _model_and_strings(None, dtype=dtype, gpu=gpu)
     if not isinstance(causal, (bool, _np.bool_)):
         raise ValueError(f"causal (--causal): expected a bool, got {causal!r}")
     if clock_mhz is not None and (isinstance(clock_mhz, bool) or not isinstance(clock_mhz, _numbers.Real)):
         raise ValueError(f"clock_mhz (--clock-mhz): expected a number, got {clock_mhz!r}")
-    text = _simfa.run_fa3_json(gpu, _sets(set), _names("ablate", ablate), model, dtype, inputs,
-                               bool(causal), None if clock_mhz is None else float(clock_mhz),
-                               not no_skip)
+    inputs = [(key, str(int(v)) if isinstance(v, _numbers.Integral) else repr(float(v)))
+              for key, v in numbers.items() if v is not None]
+    if model is not _UNSET:
+        if model is not None and not isinstance(model, str):
+            raise ValueError(f"model (--model): expected a preset name or 'none', got {model!r}")
+        inputs.append(("model", "none" if model is None else model))
+    inputs.append(("dtype", dtype))
+    if causal:
+        inputs.append(("causal", "1"))
+    text = _simfa.run_workload_json(workload, gpu, _sets(set), _names("ablate", ablate), inputs,
+                                    None if clock_mhz is None else float(clock_mhz), not no_skip)
     return Results(_json.loads(text))
 
 

@@ -1,6 +1,6 @@
 // The `simfa._simfa` extension: the analytic model over numpy arrays, GPU presets and
-// configurations, model presets and FA3 tiles, and the cycle-level simulator (an FA3 workload or
-// trace files, returned as the command line's JSON). simfa/__init__.py wraps it with keyword
+// configurations, model presets and FA3 tiles, and the cycle-level simulator (a workload of the
+// registry in api/workload.h, FA3 or GEMM, or trace files, returned as the command line's JSON). simfa/__init__.py wraps it with keyword
 // checks and numpy broadcasting. UserError becomes ValueError, InternalError and DeadlockError
 // RuntimeError.
 #include <pybind11/numpy.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "api/fa3_run.h"
+#include "api/workload.h"
 #include "api/run.h"
 #include "model/analysis.h"
 #include "model/fields.h"
@@ -19,7 +19,6 @@
 #include "sim/config.h"
 #include "sim/error.h"
 #include "trace/io.h"
-#include "workload/fa3_source.h"
 
 namespace py = pybind11;
 using namespace simfa;
@@ -188,40 +187,26 @@ py::dict analyze_batch(const model::GpuSpec& gpu, const std::string& model_name,
   return out;
 }
 
-// Simulates the FA3 forward kernel for one workload on the whole configured GPU and returns the
-// document `simfa run --json` writes, as text. `inputs` maps batch, seqlen, seqlen_q, seqlen_kv,
-// heads_kv, group and head_dim to numbers (absent or None: the preset's or the default), resolved
-// with the analytic model's rules and messages.
-std::string run_fa3_json(const std::string& gpu, const std::vector<std::string>& sets,
-                         const std::vector<std::string>& ablations, const std::string& model_name,
-                         const std::string& dtype, const py::dict& inputs, bool causal,
-                         std::optional<double> clock_mhz, bool skip_idle) {
-  model::PointContext ctx;
-  ctx.preset = model_name.empty() ? nullptr : &spec::find_model(model_name);
-  ctx.dtype = spec::parse_dtype(dtype, "dtype (--dtype)");
-  model::PointInputs in;
-  const std::pair<const char*, std::optional<double> model::PointInputs::*> keys[] = {
-      {"batch", &model::PointInputs::batch},       {"seqlen", &model::PointInputs::seqlen},
-      {"seqlen_q", &model::PointInputs::seqlen_q}, {"seqlen_kv", &model::PointInputs::seqlen_kv},
-      {"heads_kv", &model::PointInputs::heads_kv}, {"group", &model::PointInputs::group},
-      {"head_dim", &model::PointInputs::head_dim}};
-  for (const auto& [key, member] : keys)
-    if (inputs.contains(key) && !inputs[key].is_none()) in.*member = py::cast<double>(inputs[key]);
-  in.causal = causal;
-  spec::AttentionShape shape;
-  model::ModelOptions opt;
-  model::resolve_point(in, ctx, shape, opt);
+// Simulates a workload (api/workload.h: "fa3", "gemm") on the whole configured GPU and returns the
+// document `simfa run --json` writes, as text. `inputs` maps the workload's shape keys to their
+// values as text (absent: the workload's default); messages name them as Python keywords.
+std::string run_workload_json(const std::string& workload, const std::string& gpu, const std::vector<std::string>& sets,
+                              const std::vector<std::string>& ablations,
+                              const std::vector<std::pair<std::string, std::string>>& inputs,
+                              std::optional<double> clock_mhz, bool skip_idle) {
+  WorkloadArgs args(KeyStyle::Keyword);
+  for (const auto& [k, v] : inputs) args.set(k, v);
   Config cfg = make_config(gpu, sets, ablations);
   if (clock_mhz) set_clock_mhz(cfg, *clock_mhz, "clock_mhz (--clock-mhz)", "clock_mhz");
   const ClockChoice clock = apply_clock_model(cfg);
+  const std::unique_ptr<Workload> w = make_workload(workload, args, cfg);
   py::gil_scoped_release release;
-  workload::Fa3Source src(shape, cfg, static_cast<int>(cfg.i("gpu.num_sms")));
   RunOptions ro;
   ro.skip_idle = skip_idle;
   ro.poll = [](const core::RunProgress&) { check_signals(); };
-  const RunResult r = run_trace(src, cfg, ro);
-  const Fa3Figures f = fa3_figures(r, cfg, gpu, shape, src.fa3());
-  auto j = fa3_result_json(r, cfg, shape, src.fa3(), f);
+  const RunResult r = run_workload(*w, cfg, ro);
+  const WorkloadFigures f = workload_figures(*w, r, cfg, gpu);
+  auto j = workload_result_json(*w, r, cfg, f);
   j["clock"] = {{"requested_hz", clock.requested_hz}, {"effective_hz", clock.effective_hz}, {"why", clock.why}};
   return j.dump();
 }
@@ -335,8 +320,18 @@ PYBIND11_MODULE(_simfa, m) {
         py::arg("kernel"), py::arg("pack_gqa"), py::arg("arrays"), py::arg("n"), py::arg("fields"));
 
   // The cycle-level simulator; simfa/__init__.py wraps these as simfa.run and simfa.run_trace.
-  m.def("run_fa3_json", &run_fa3_json, py::arg("gpu"), py::arg("sets"), py::arg("ablations"), py::arg("model"),
-        py::arg("dtype"), py::arg("inputs"), py::arg("causal"), py::arg("clock_mhz"), py::arg("skip_idle"));
+  m.def("run_workload_json", &run_workload_json, py::arg("workload"), py::arg("gpu"), py::arg("sets"),
+        py::arg("ablations"), py::arg("inputs"), py::arg("clock_mhz"), py::arg("skip_idle"));
+  m.def("workloads", [] {
+    py::dict out;
+    for (const auto* v : workload_kinds().all()) {
+      py::list keys;
+      for (std::size_t i = 0; i < v->make.num_keys; ++i)
+        keys.append(py::make_tuple(std::string(v->make.keys[i].key), std::string(v->make.keys[i].doc)));
+      out[std::string(v->name).c_str()] = py::make_tuple(std::string(v->doc), keys);
+    }
+    return out;
+  });
   m.def("run_trace_json", &run_trace_json, py::arg("paths"), py::arg("gpu"), py::arg("sets"),
         py::arg("ablations"), py::arg("skip_idle"));
 }

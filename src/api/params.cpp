@@ -3,6 +3,7 @@
 #include "core/params.h"
 #include "mem/port.h"
 #include "model/gpu_spec.h"
+#include "workload/gemm/gemm_kernel.h"
 #include "workload/params.h"
 
 namespace simfa {
@@ -13,6 +14,7 @@ const ParamRegistry& param_registry() {
     core::register_core_params(r);
     mem::register_mem_params(r);
     workload::register_workload_params(r);
+    workload::gemm::register_gemm_params(r);
     model::register_model_params(r);
     return r;
   }();

@@ -40,6 +40,7 @@ void add_ablate_command(CLI::App& app) {
                   "with --measurements: cases simulated at once (default: every core); the output does not depend on it")
       ->check(CLI::Range(1u, 4096u));
   cmd->callback([o, cmd] {
+    check_workload_flags(*cmd, o->w);
     std::ostream& out = report_stream({o->json});
     std::vector<std::string> ablations = o->w.gpu.ablations.empty() ? ablation_names() : o->w.gpu.ablations;
     o->w.gpu.ablations.clear();
@@ -57,7 +58,7 @@ void add_ablate_command(CLI::App& app) {
 
     if (!o->csv.empty()) {
       for (const char* flag : {"--batch", "--seqlen", "--seqlen-q", "--kv-seqlen", "--heads-kv", "--group", "--head-dim", "--dtype",
-                               "--causal", "--model"})
+                               "--causal", "--model", "--workload", "--m", "--n", "--k"})
         if (cmd->get_option(flag)->count())
           user_error("simfa ablate: {} cannot be combined with --measurements (the CSV gives each case's shape)", flag);
       const auto cases = report::read_measurements(o->csv);
@@ -78,7 +79,7 @@ void add_ablate_command(CLI::App& app) {
       }
       out << fmt::format("over {} case{} of {}\n", cases.size(), cases.size() == 1 ? "" : "s", o->csv);
     } else {
-      const spec::AttentionShape s = workload_shape(o->w);
+      make_workload(o->w, workload_config(o->w));  // the shape's errors before any run
       out << fmt::format("{:<{}}  {:>12}  {:>12}\n", "Variant", w, "latency_us", "vs baseline");
       double base = 0;
       for (const auto& v : variants) {
@@ -88,7 +89,8 @@ void add_ablate_command(CLI::App& app) {
         RunProgressLine progress(cfg.f("gpu.clock"));
         RunOptions ro;
         ro.poll = progress.poll();
-        const RunResult r = simulate_workload(s, cfg, ro);
+        const std::unique_ptr<Workload> wl = make_workload(f, cfg);
+        const RunResult r = run_workload(*wl, cfg, ro);
         progress.finish();
         if (v.empty()) base = r.latency_us;
         const double d = report::error_pct(r.latency_us, base);

@@ -40,12 +40,13 @@ std::string gpu_of_row(const std::string& g) {
 
 WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gpu, double clock_mhz) {
   WorkloadFlags f;
+  f.workload = m.workload;
   f.model = "none";
   f.batch = m.batch;
   f.seqlen = m.seqlen;
   f.kv_seqlen = m.kv_seqlen;
   f.heads_kv = m.heads_kv;
-  f.group = m.heads / m.heads_kv;
+  f.group = m.heads_kv > 0 ? m.heads / m.heads_kv : 0;  // 0 (not given) on a row of another workload
   f.head_dim = m.head_dim;
   f.dtype = m.dtype;
   f.causal = m.causal;
@@ -59,7 +60,7 @@ WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gp
 namespace {
 
 struct CaseSetup {
-  spec::AttentionShape shape;
+  WorkloadFlags flags;
   Config cfg;
 };
 
@@ -67,12 +68,23 @@ struct CaseSetup {
   throw UserError(fmt::format("{} (case '{}'): {}", m.where, m.name, e.what()));
 }
 
+// The case's workload, built as `simfa run` builds it: an FA3 row through the workload flags, a
+// row of another workload from its shape columns.
+std::unique_ptr<Workload> make_case_workload(const report::MeasuredCase& m, const CaseSetup& c) {
+  if (m.workload == "fa3") return make_workload(c.flags, c.cfg);
+  WorkloadArgs args(KeyStyle::Column);
+  for (const auto& [key, value] : m.shape) args.set(key, value);
+  return simfa::make_workload(m.workload, args, c.cfg);
+}
+
 CaseSetup setup_case(const report::MeasuredCase& m, const GpuOptions& gpu, double clock_mhz,
                      const std::vector<std::string>& extra_ablations) {
   WorkloadFlags f = flags_for_case(m, gpu, clock_mhz);
   for (const auto& a : extra_ablations) f.gpu.ablations.push_back(a);
   try {
-    return CaseSetup{workload_shape(f), workload_config(f)};
+    CaseSetup c{f, workload_config(f)};
+    make_case_workload(m, c);  // the shape's errors now, before any run
+    return c;
   } catch (const UserError& e) {
     rethrow_for(m, e);
   }
@@ -82,12 +94,15 @@ CaseSetup setup_case(const report::MeasuredCase& m, const GpuOptions& gpu, doubl
 RunResult simulate_log(const report::MeasuredCase& m, const CaseSetup& c, const CaseLogs& logs) {
   translate::TranslateOptions opt;
   opt.bubbles = translate::parse_bubble_mode(logs.bubbles);
-  opt.causal = c.shape.causal;
-  if (c.shape.dtype != spec::DType::FP8_E4M3) opt.dtype16 = c.shape.dtype;
+  if (m.workload != "fa3")
+    user_error("--logs: the instrumentation logs are FA3's; this row's workload is {}", m.workload);
+  const spec::AttentionShape shape = workload_shape(c.flags);
+  opt.causal = shape.causal;
+  if (shape.dtype != spec::DType::FP8_E4M3) opt.dtype16 = shape.dtype;
   translate::Fa3LogSource src(instr::read_log(logs.path(m)), c.cfg, static_cast<int>(c.cfg.i("gpu.num_sms")), opt);
   for (const auto& w : src.warnings()) std::cerr << "simfa: warning: " << w << "\n";
   const spec::AttentionShape& a = src.fa3().shape;
-  const spec::AttentionShape& b = c.shape;
+  const spec::AttentionShape& b = shape;
   if (a.batch != b.batch || a.seqlen_q != b.seqlen_q || a.seqlen_kv != b.seqlen_kv || a.heads_kv != b.heads_kv ||
       a.group != b.group || a.head_dim != b.head_dim || a.dtype != b.dtype)
     user_error("the log {} describes B {} x H_KV {} x G {}, L {}, S {}, D {}, {}, but the row B {} x H_KV {} x G {}, "
@@ -143,7 +158,13 @@ std::vector<report::CaseResult> run_cases(const std::vector<report::MeasuredCase
           const CaseSetup c = setup_case(m, gpu, clock_mhz, extra_ablations);
           RunOptions ro;
           ro.poll = interrupt_poll();
-          const RunResult r = logs ? simulate_log(m, c, *logs) : simulate_workload(c.shape, c.cfg, ro);
+          RunResult r;
+          if (logs) {
+            r = simulate_log(m, c, *logs);
+          } else {
+            const std::unique_ptr<Workload> w = make_case_workload(m, c);
+            r = run_workload(*w, c.cfg, ro);
+          }
           std::lock_guard<std::mutex> lock(mu);
           done[i] = report::CaseResult{m.name, m.measured_us, r.latency_us, report::error_pct(r.latency_us, m.measured_us)};
           for (; reported < n && done[reported]; ++reported)
@@ -197,7 +218,7 @@ void add_validate_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("--measurements", o->csv,
                   "CSV with columns case,batch,seqlen,heads,head_dim,causal,measured_us (optional kv_seqlen,heads_kv,"
-                  "dtype,clock_mhz,gpu)")
+                  "dtype,clock_mhz,gpu; workload and a GEMM row's m,n,k: docs/validation.md)")
       ->required();
   add_gpu_options(cmd, o->gpu);
   cmd->add_option("--clock-mhz", o->clock_mhz, "SM clock in MHz for rows without clock_mhz (default: the GPU preset's)");

@@ -114,7 +114,7 @@ void add_model_flags(CLI::App* app, ModelFlags& f) {
   auto opt = [&](const char* name, std::string& dst, const char* doc, const char* type = "N") {
     app->add_option(name, dst, doc)->type_name(type);
   };
-  add_workload_flags(app, f.w, /*ablate=*/false);
+  add_workload_flags(app, f.w, /*ablate=*/false, /*workloads=*/false);
   opt("--kernel", f.kernel, "tile configuration: fa3 (FA3's table) or cutile (paper §6: 64x32)",
       "NAME");
   opt("--tile-m", f.tile_m, "T_M, query rows per CTA (default: the kernel's)");

@@ -27,8 +27,8 @@ struct CaseLogs {
   bool has(const report::MeasuredCase& m) const;
 };
 
-// Runs every case through the path of `simfa run` (workload_shape, workload_config,
-// simulate_workload) with `extra_ablations` and `sets` added to the configuration, or, with
+// Runs every case through the path of `simfa run` (workload_config, make_workload of the row's
+// workload, run_workload) with `extra_ablations` and `sets` added to the configuration, or, with
 // `logs`, through the translation of the case's log (which must describe the row's shape). Errors
 // of a case are rethrown naming its file:line and name (the first failing case in the CSV's order).
 // `on_case` (may be empty) sees each result, in the CSV's order. `jobs` cases run at once.

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "api/fa3_workload.h"
 #include "sim/error.h"
-#include "workload/fa3_source.h"
 
 namespace simfa::cli {
 
@@ -40,7 +40,10 @@ CLI::Validator at_least(double min, bool real, std::string_view unit = "") {
 
 }  // namespace
 
-void add_workload_flags(CLI::App* app, WorkloadFlags& f, bool ablate) {
+void add_workload_flags(CLI::App* app, WorkloadFlags& f, bool ablate, bool workloads) {
+  if (workloads)
+    app->add_option("--workload", f.workload, fmt::format("what to simulate: {}", workload_kinds().docs_text()))
+        ->default_str("fa3");
   app->add_option("--model", f.model, "llama3-8b | llama3-70b | llama3-405b (paper Table 6), or none")
       ->default_str("llama3-405b");
   app->add_option("--batch", f.batch, "batch size B")->default_str("1");
@@ -58,6 +61,11 @@ void add_workload_flags(CLI::App* app, WorkloadFlags& f, bool ablate) {
   app->add_option("--head-dim", f.head_dim, "head dimension D (default: the model's)")->check(at_least(1, false));
   app->add_option("--dtype", f.dtype, "fp16 | bf16 | fp8_e4m3")->default_str("fp16");
   app->add_flag("--causal", f.causal, "causal (bottom-right aligned) mask");
+  if (workloads) {
+    app->add_option("--m", f.m, "GEMM (--workload gemm): rows of A and C")->check(at_least(1, false));
+    app->add_option("--n", f.n, "GEMM: rows of B, columns of C")->check(at_least(1, false));
+    app->add_option("--k", f.k, "GEMM: the reduction dimension K")->check(at_least(1, false));
+  }
   app->add_option("--clock-mhz", f.clock_mhz,
                   "SM clock the GPU is set to, in MHz (default: the preset's; the run uses the lower of it and "
                   "gpu.power_limited_clock unless --set gpu.clock_model=fixed)")
@@ -79,21 +87,80 @@ model::PointInputs point_inputs(const WorkloadFlags& f) {
   return in;
 }
 
+namespace {
+
+// The value of each shape key the flags can give, when given (0 and absent mean "not given"; the
+// model, batch and dtype flags always have a value).
+struct FlagValue {
+  std::string_view key;
+  std::optional<std::string> (*get)(const WorkloadFlags& f);
+};
+std::optional<std::string> count_or_none(std::int64_t v) {
+  return v ? std::optional<std::string>(std::to_string(v)) : std::nullopt;
+}
+constexpr FlagValue kFlagValues[] = {
+    {"model", [](const WorkloadFlags& f) -> std::optional<std::string> { return f.model; }},
+    {"batch", [](const WorkloadFlags& f) -> std::optional<std::string> { return std::to_string(f.batch); }},
+    {"seqlen", [](const WorkloadFlags& f) -> std::optional<std::string> {
+       return f.seqlen ? std::optional<std::string>(std::to_string(*f.seqlen)) : std::nullopt;
+     }},
+    {"seqlen_q", [](const WorkloadFlags& f) { return count_or_none(f.seqlen_q); }},
+    {"seqlen_kv", [](const WorkloadFlags& f) { return count_or_none(f.kv_seqlen); }},
+    {"heads_kv", [](const WorkloadFlags& f) { return count_or_none(f.heads_kv); }},
+    {"group", [](const WorkloadFlags& f) { return count_or_none(f.group); }},
+    {"head_dim", [](const WorkloadFlags& f) { return count_or_none(f.head_dim); }},
+    {"dtype", [](const WorkloadFlags& f) -> std::optional<std::string> { return f.dtype; }},
+    {"causal", [](const WorkloadFlags& f) -> std::optional<std::string> {
+       return f.causal ? std::optional<std::string>("1") : std::nullopt;
+     }},
+    {"m", [](const WorkloadFlags& f) { return count_or_none(f.m); }},
+    {"n", [](const WorkloadFlags& f) { return count_or_none(f.n); }},
+    {"k", [](const WorkloadFlags& f) { return count_or_none(f.k); }},
+};
+
+bool takes(const WorkloadKind& kind, std::string_view key) {
+  for (std::size_t i = 0; i < kind.num_keys; ++i)
+    if (kind.keys[i].key == key) return true;
+  return false;
+}
+
+}  // namespace
+
+void check_workload_flags(const CLI::App& app, const WorkloadFlags& f) {
+  const WorkloadKind& kind = workload_kinds().get(f.workload).make;
+  std::string flags;
+  for (std::size_t i = 0; i < kind.num_keys; ++i) flags += fmt::format("{}{}", i ? ", " : "", kind.keys[i].flag);
+  for (const auto* v : workload_kinds().all())
+    for (std::size_t i = 0; i < v->make.num_keys; ++i) {
+      const WorkloadKey& key = v->make.keys[i];
+      if (takes(kind, key.key)) continue;
+      const CLI::Option* opt = app.get_option_no_throw(std::string(key.flag));
+      if (opt && opt->count() > 0)
+        user_error("{} does not apply to --workload {} (its shape flags: {})", key.flag, f.workload, flags);
+    }
+}
+
+WorkloadArgs workload_args(const WorkloadFlags& f) {
+  const WorkloadKind& kind = workload_kinds().get(f.workload).make;
+  WorkloadArgs args(KeyStyle::Flag);
+  for (std::size_t i = 0; i < kind.num_keys; ++i) {
+    const FlagValue* fv = nullptr;
+    for (const FlagValue& x : kFlagValues)
+      if (x.key == kind.keys[i].key) fv = &x;
+    if (!fv) throw InternalError(fmt::format("workload_args: no flag gives the key '{}'", kind.keys[i].key));
+    if (auto v = fv->get(f)) args.set(std::string(fv->key), *v);
+  }
+  return args;
+}
+
+std::unique_ptr<Workload> make_workload(const WorkloadFlags& f, const Config& cfg) {
+  return simfa::make_workload(f.workload, workload_args(f), cfg);
+}
+
 spec::AttentionShape workload_shape(const WorkloadFlags& f) {
-  if (f.model == "none" && (!f.heads_kv || !f.head_dim))
-    user_error("--model none needs --heads-kv and --head-dim (and --group, default 1)");
-  if (f.batch < 1) user_error("--batch must be at least 1, got {}", f.batch);
-  if (f.seqlen && *f.seqlen < 1) user_error("--seqlen must be at least 1, got {}", *f.seqlen);
-  model::PointInputs in = point_inputs(f);
-  if (!in.seqlen && !in.seqlen_q && !in.seqlen_kv) in.seqlen = double(kDefaultSeqlen);
-  model::PointContext ctx;
-  ctx.preset = f.model == "none" ? nullptr : &spec::find_model(f.model);
-  ctx.dtype = spec::parse_dtype(f.dtype, "--dtype");
-  spec::AttentionShape s;
-  model::ModelOptions unused;
-  model::resolve_point(in, ctx, s, unused);
-  s.validate();
-  return s;
+  WorkloadFlags fa3 = f;
+  fa3.workload = "fa3";
+  return fa3_shape(workload_args(fa3));
 }
 
 Config workload_config(const WorkloadFlags& f, ClockChoice* clock) {
@@ -103,11 +170,6 @@ Config workload_config(const WorkloadFlags& f, ClockChoice* clock) {
   const ClockChoice c = apply_clock_model(cfg);
   if (clock) *clock = c;
   return cfg;
-}
-
-RunResult simulate_workload(const spec::AttentionShape& s, const Config& cfg, const RunOptions& ro) {
-  workload::Fa3Source src(s, cfg, static_cast<int>(cfg.i("gpu.num_sms")));
-  return run_trace(src, cfg, ro);
 }
 
 }  // namespace simfa::cli

@@ -14,6 +14,7 @@
 #include "sim/csv.h"
 #include "sim/error.h"
 #include "sim/files.h"
+#include "api/workload.h"
 #include "spec/attention.h"
 
 namespace simfa::report {
@@ -24,9 +25,36 @@ const std::vector<std::string>& required_columns() {
   static const std::vector<std::string> v = {"case", "batch", "seqlen", "heads", "head_dim", "causal", "measured_us"};
   return v;
 }
-const std::vector<std::string>& optional_columns() {
-  static const std::vector<std::string> v = {"kv_seqlen", "heads_kv", "dtype", "clock_mhz", "measured_clock_mhz",
+// Columns of every row, whatever its workload.
+const std::vector<std::string>& common_columns() {
+  static const std::vector<std::string> v = {"case", "measured_us", "workload", "clock_mhz", "measured_clock_mhz",
                                              "gpu"};
+  return v;
+}
+// The shape keys of the workloads other than FA3 (their columns), in registry order.
+const std::vector<std::string>& other_workload_columns() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> out;
+    for (const auto* w : workload_kinds().all()) {
+      if (w->name == "fa3") continue;
+      for (std::size_t i = 0; i < w->make.num_keys; ++i) {
+        const std::string k(w->make.keys[i].key);
+        if (std::count(required_columns().begin(), required_columns().end(), k) == 0 &&
+            std::count(out.begin(), out.end(), k) == 0 && k != "dtype")
+          out.push_back(k);
+      }
+    }
+    return out;
+  }();
+  return v;
+}
+const std::vector<std::string>& optional_columns() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> out = {"kv_seqlen", "heads_kv", "dtype", "clock_mhz", "measured_clock_mhz", "gpu",
+                                    "workload"};
+    for (const auto& c : other_workload_columns()) out.push_back(c);
+    return out;
+  }();
   return v;
 }
 
@@ -110,8 +138,10 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
                    join(required_columns()), join(optional_columns()));
       if (!col.emplace(c, i).second) user_error("{}: column '{}' appears twice", where, c);
     }
+    // With a workload column, the attention columns are required of each FA3 row instead.
     for (const auto& r : required_columns())
-      if (!col.count(r)) user_error("{}: missing column '{}' (required: {})", where, r, join(required_columns()));
+      if (!col.count(r) && (!col.count("workload") || r == "case" || r == "measured_us"))
+        user_error("{}: missing column '{}' (required: {})", where, r, join(required_columns()));
   }
   std::vector<MeasuredCase> cases;
   for (std::size_t row = 0; row < table.rows.size(); ++row) {
@@ -129,6 +159,35 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
     MeasuredCase m;
     m.where = where;
     m.name = required("case");
+    if (const std::string* w = cell("workload")) {
+      const auto names = workload_kinds().names();
+      if (std::count(names.begin(), names.end(), *w) == 0)
+        user_error("{}: column 'workload': unknown workload {} (expected one of: {})", where, quote(*w),
+                   workload_kinds().names_text());
+      m.workload = *w;
+    }
+    if (m.workload != "fa3") {
+      // Another workload: its own shape keys, checked when the case is set up (api/workload.h).
+      m.measured_us = positive_double(required("measured_us"), where, "measured_us");
+      for (const auto& [c, i] : col) {
+        if (f[i].empty() || std::count(common_columns().begin(), common_columns().end(), c)) continue;
+        m.shape.emplace_back(c, f[i]);
+      }
+      if (const std::string* c = cell("clock_mhz")) m.clock_mhz = positive_double(*c, where, "clock_mhz");
+      if (const std::string* c = cell("measured_clock_mhz")) {
+        if (m.clock_mhz > 0)
+          user_error("{}: give clock_mhz (the clock the GPU was set to) or measured_clock_mhz (the clock "
+                     "measured during the run), not both",
+                     where);
+        m.clock_mhz = positive_double(*c, where, "measured_clock_mhz");
+        m.clock_measured = true;
+      }
+      if (const std::string* g = cell("gpu")) m.gpu = *g;
+      cases.push_back(std::move(m));
+      continue;
+    }
+    for (const auto& c : other_workload_columns())
+      if (cell(c)) user_error("{}: column '{}' does not apply to workload fa3 (give the row's workload)", where, c);
     m.batch = positive_int(required("batch"), where, "batch");
     m.seqlen = positive_int(required("seqlen"), where, "seqlen");
     m.heads = positive_int(required("heads"), where, "heads");

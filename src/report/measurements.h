@@ -9,10 +9,16 @@
 // --gpu). `heads` counts query heads; heads_kv must divide
 // it. Empty optional cells take the default. Lines starting with '#' and blank lines are skipped.
 // Fields are plain (no quoting); surrounding spaces are ignored.
+//
+// Other workloads (api/workload.h): an optional `workload` column names the row's workload (empty:
+// fa3). With that column the attention columns are required per FA3 row rather than in the
+// header. A row of another workload gives that workload's shape keys as columns (gemm: m, n, k,
+// and batch, dtype), checked by the workload itself, and leaves the attention columns empty.
 #pragma once
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +35,9 @@ struct MeasuredCase {
   double clock_mhz = 0;  // 0: the GPU preset's
   bool clock_measured = false;  // the row gave measured_clock_mhz (into clock_mhz)
   std::string gpu;       // empty: the command's --gpu
+  std::string workload = "fa3";  // the registry's name (api/workload.h)
+  // A non-FA3 row: its shape keys as given ({column, text}); the FA3 fields above stay unset.
+  std::vector<std::pair<std::string, std::string>> shape;
 };
 
 // Reads and checks the whole file. Throws UserError with one line naming file:line and column:

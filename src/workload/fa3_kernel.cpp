@@ -89,10 +89,41 @@ void check_simfa_attn(const spec::AttentionShape& s, const Config& cfg) {
 
 }  // namespace
 
+namespace {
+constinit const Variant<Impl> kImplFa3{"fa3", "FlashAttention-3's hopper/ forward kernel", Impl::Fa3};
+constinit const Variant<Impl> kImplSimfaAttn{"simfa-attn", "simfa's own gpu/attn kernel", Impl::SimfaAttn};
+constinit const Variant<Version> kCurrent{"current", "HEAD 0251105a", Version::Current};
+constinit const Variant<Version> kOriginal{"original", "first release 7f67966c", Version::Original};
+constinit const Variant<Recipe> kSourceRecipe{"source", "follows the FA3 code", Recipe::Source};
+constinit const Variant<Recipe> kPaperRecipe{"paper", "the seed paper's §5.2 translation", Recipe::Paper};
+constinit const Variant<int> kClusterAuto{"auto", "FA3's launch rule", 0};
+constinit const Variant<int> kCluster1{"1", "no cluster", 1};
+constinit const Variant<int> kCluster2{"2", "pairs of CTAs, K/V multicast", 2};
+}  // namespace
+
+const VariantList<Impl>& kernel_variants() {
+  static const VariantList<Impl> list("fa3.kernel", "kernel", {&kImplFa3, &kImplSimfaAttn});
+  return list;
+}
+const VariantList<Version>& version_variants() {
+  static const VariantList<Version> list("fa3.version", "FA3 version", {&kCurrent, &kOriginal});
+  return list;
+}
+const VariantList<Recipe>& recipe_variants() {
+  static const VariantList<Recipe> list("fa3.recipe", "trace recipe", {&kSourceRecipe, &kPaperRecipe});
+  return list;
+}
+const VariantList<int>& cluster_variants() {
+  static const VariantList<int> list("fa3.cluster", "cluster size", {&kClusterAuto, &kCluster1, &kCluster2});
+  return list;
+}
+
 std::string Fa3Kernel::name() const {
   if (impl == Impl::SimfaAttn) return fmt::format("simfa_attn_fwd_hdim{}_{}", head_dim, spec::dtype_name(shape.dtype));
-  return fmt::format("fa3_fwd_hdim{}_{}_{}{}{}", head_dim, spec::dtype_name(shape.dtype),
-                     version == Version::Current ? "current" : "original",
+  std::string_view v;
+  for (const auto* x : version_variants().all())
+    if (x->make == version) v = x->name;
+  return fmt::format("fa3_fwd_hdim{}_{}_{}{}{}", head_dim, spec::dtype_name(shape.dtype), v,
                      shape.causal ? "_causal" : "", paper_recipe ? "_paper" : "");
 }
 
@@ -117,11 +148,11 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
   shape.validate();
   Fa3Kernel k;
   k.shape = shape;
-  k.impl = cfg.s("fa3.kernel") == "simfa-attn" ? Impl::SimfaAttn : Impl::Fa3;
+  k.impl = kernel_variants().get(cfg.s("fa3.kernel")).make;
   const bool own = k.impl == Impl::SimfaAttn;
   if (own) check_simfa_attn(shape, cfg);
-  k.version = cfg.s("fa3.version") == "original" ? Version::Original : Version::Current;
-  k.paper_recipe = cfg.s("fa3.recipe") == "paper";
+  k.version = version_variants().get(cfg.s("fa3.version")).make;
+  k.paper_recipe = recipe_variants().get(cfg.s("fa3.recipe")).make == Recipe::Paper;
   const bool cur = k.version == Version::Current;
   const bool fp8 = shape.dtype == spec::DType::FP8_E4M3;
   k.head_dim = kernel_head_dim(shape.head_dim);
@@ -197,8 +228,8 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
 
   // Cluster (fa3-kernel.md §0; spec::fa3_cluster_size for HEAD).
   const std::int64_t rows = shape.seqlen_q * (k.pack_gqa ? shape.group : 1);
-  const std::string& cl = cfg.s("fa3.cluster");
-  if (cl == "auto") {
+  const int cl = cluster_variants().get(cfg.s("fa3.cluster")).make;
+  if (cl == 0) {
     if (cur) {
       t.cluster_eligible = cluster_eligible;
       k.cluster = spec::fa3_cluster_size(shape, t, /*split=*/false, k.pack_gqa);
@@ -207,7 +238,7 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
     }
     if (claims_tiles(k.scheduler) || own) k.cluster = 1;
   } else {
-    k.cluster = cl == "2" ? 2 : 1;
+    k.cluster = cl;
   }
   if (k.cluster > 1 && claims_tiles(k.scheduler))
     user_error("fa3.cluster = 2 cannot be combined with fa3.scheduler = {} (FA3 clusters only "

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "sim/variants.h"
 #include "spec/attention.h"
 #include "trace/isa.h"
 #include "workload/bubbles.h"
@@ -32,6 +33,15 @@ const char* sched_name(SchedKind s);
 // The kind named by fa3.scheduler's value ("static", "dynamic", "counter"; the registry has
 // already rejected any other).
 SchedKind sched_from_name(std::string_view name);
+
+// The names the configuration gives the kernel, its version, its trace recipe and an explicit
+// cluster size (sim/variants.h): fa3.kernel, fa3.version, fa3.recipe and fa3.cluster's choices
+// (workload/params.cpp) come from these lists, and resolve_fa3 maps a name through them.
+enum class Recipe : std::uint8_t { Source, Paper };
+const VariantList<Impl>& kernel_variants();
+const VariantList<Version>& version_variants();
+const VariantList<Recipe>& recipe_variants();
+const VariantList<int>& cluster_variants();  // "auto" (0: FA3's launch rule), "1", "2"
 
 struct Fa3Kernel {
   spec::AttentionShape shape;

@@ -3,6 +3,7 @@
 #include "workload/params.h"
 
 #include "sim/config.h"
+#include "workload/fa3_kernel.h"
 
 namespace simfa::workload {
 
@@ -48,15 +49,15 @@ void register_workload_params(ParamRegistry& r) {
          "picks the release) or 'simfa-attn' (simfa's own gpu/attn kernel: FA3's current structure at head "
          "dim 128 FP16, tile 128x176, without cluster, PackGQA or TMA store; each consumer stores its O rows and "
          "LSE from registers). simfa-attn fixes every other structural key; fa3.intra_wg_overlap stays free",
-         "gpu/attn/attn_kernel.cuh; docs/fa3-workload.md 'The simfa-attn kernel'", 0, 0, {"fa3", "simfa-attn"}});
+         "gpu/attn/attn_kernel.cuh; docs/fa3-workload.md 'The simfa-attn kernel'", 0, 0, kernel_variants().names()});
   r.add({"fa3.version", T::Enum, "current", "",
          "FA3 forward kernel version: 'current' (HEAD 0251105a) or 'original' (first release 7f67966c, "
          "what the FA3 paper measured)",
-         "fa3-kernel.md header", 0, 0, {"current", "original"}});
+         "fa3-kernel.md header", 0, 0, version_variants().names()});
   r.add({"fa3.recipe", T::Enum, "source", "",
          "trace recipe: 'source' follows the FA3 code; 'paper' applies the seed paper's §5.2 translation "
          "(one TMA per tile, paper ping-pong placement, every consumer waits, one 988-cycle-style bubble)",
-         "issue 4; fa3-kernel.md §8", 0, 0, {"source", "paper"}});
+         "issue 4; fa3-kernel.md §8", 0, 0, recipe_variants().names()});
   r.add({"fa3.tile_m", T::Int, "0", "rows",
          "kBlockM: query rows per CTA tile, a multiple of 64 (0 = FA3's tile_size_fwd_sm90)",
          "fa3-kernel.md §0", 0, 256, {}});
@@ -73,7 +74,7 @@ void register_workload_params(ParamRegistry& r) {
          "fa3-kernel.md §3.1 'When the ping-pong barrier is on'", 0, 0, {"auto", "on", "off"}});
   r.add({"fa3.cluster", T::Enum, "auto", "",
          "CTAs per cluster; K/V are multicast across the cluster (auto = FA3's launch rule)",
-         "fa3-kernel.md §0, §2.1", 0, 0, {"auto", "1", "2"}});
+         "fa3-kernel.md §0, §2.1", 0, 0, cluster_variants().names()});
   r.add({"fa3.scheduler", T::Enum, "auto", "",
          "tile scheduler: 'static' persistent (M fastest), 'dynamic' (current: LPT + L2 sections, tiles "
          "claimed through an atomic counter in the order CTAs finish) or 'counter' (74b0761f: claimed "

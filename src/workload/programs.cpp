@@ -224,6 +224,10 @@ struct ConsumerCtx {
   std::uint16_t own_bar() const { return static_cast<std::uint16_t>(k.pingpong_bar + c); }
   std::uint16_t next_bar() const { return static_cast<std::uint16_t>(k.pingpong_bar + (c + 1) % nc); }
   bool last() const { return c == nc - 1; }
+  // FA3's own ping-pong placement (not the paper's).
+  bool pp() const { return k.pingpong && !k.paper_pingpong; }
+  // SS PV GEMM: P goes through shared memory.
+  std::uint32_t p_extra() const { return k.pv_rs ? 0 : k.bubbles.stsm_p; }
   // Paper §5.2 ping-pong: consumer 0 arrives on barrier A before each QK and waits on B before each
   // softmax; consumer 1 does the opposite.
   void paper_before_qk() const {
@@ -241,19 +245,187 @@ struct ConsumerCtx {
   }
 };
 
+// One consumer's mainloop over the KV blocks of one tile: what the tile loop hands the mainloop
+// (and gets back: the blocks computed, `b`). The sampler's cuts (`rs`, `smp`) apply inside.
+struct TileMainloop {
+  const ConsumerCtx& x;
+  Resume& rs;
+  Fa3Sampler* smp;
+  std::uint32_t cta;
+  std::int64_t i, N;     // tile i of this CTA, N blocks
+  const BlockRange& r;
+  std::int64_t p;        // position (0 = block n_max-1) of the block being computed
+  std::uint64_t it;      // the stage counter at the tile's first block
+  std::int64_t work;     // non-empty tiles before this one
+  bool marks;            // consumer 0 tells the sampler where the CTA is
+  std::int64_t b = 0;    // blocks computed in this tile (the stage counter's offset)
+
+  int st(std::int64_t j) const { return static_cast<int>((it + j) % x.k.stages); }
+  bool masked(std::int64_t q) const { return block_masked(x.k, r, r.n_max - 1 - q); }
+  // Original: the previous tile's O store is waited for (smem read) right after the first QK
+  // GEMM's issue, then barrier_O, which the producer waits on before its first V load.
+  void original_barrier_o() const {
+    if (!x.current && !x.k.paper_recipe && x.last() && work > 0) {
+      x.o.push_back(trace::Instr::tma_wait(ids::kGroupStore, 0, /*read_only=*/true));
+      x.e.bar_arrive(x.o, kBarO);
+    }
+  }
+};
+
+// Intra-WarpGroup overlap (fa3-kernel.md §3.1; FA3's default): QK(N-1) alone, then each step
+// issues QK(j) and PV(j+1) and runs softmax(j) under PV(j+1), then the tail PV(n_min). The
+// original release differs in where the ping-pong sync and the O rescale sit; the paper's recipe
+// in its ping-pong and its one softmax bubble.
+StepGen mainloop_overlapped(TileMainloop& m) {
+  const ConsumerCtx& x = m.x;
+  const Fa3Kernel& k = x.k;
+  const Fa3Emitter& e = x.e;
+  auto& o = x.o;
+  const BubbleCosts& bc = k.bubbles;
+  const bool pp = x.pp();
+  // Prologue: QK(N-1) alone.
+  e.wait_k(o, m.st(0));
+  if (k.paper_pingpong) x.paper_before_qk();
+  if (pp && !x.current) e.bar_sync(o, x.own_bar(), 1);
+  e.gemm_qk(o, x.c, m.st(0));
+  if (pp && !x.current) e.bar_arrive(o, x.next_bar());
+  m.original_barrier_o();
+  e.mma_wait(o, 0);
+  e.release_k(o, m.st(0));
+  if (k.paper_bubbles) {
+    x.paper_softmax(m.masked(m.p));
+  } else {
+    e.bubble(o, bc.mask + bc.softmax() + bc.convert_p + x.p_extra() + (x.current ? bc.zero_o : 0));
+  }
+  co_yield 0;
+  // Steady state: QK(j) with PV(j+1), softmax(j) overlapping PV(j+1).
+  for (std::int64_t q; m.rs.next(m.smp, m.cta, m.i, m.N, o, m.p, q);) {
+    ++m.b;
+    if (m.marks) m.smp->mark(m.cta, false);
+    const bool waits = !k.first_wg_waits_only || x.c == 0;
+    if (waits) e.wait_k(o, m.st(m.b));
+    if (k.paper_pingpong) x.paper_before_qk();
+    if (pp) e.bar_sync(o, x.own_bar(), 1);
+    e.gemm_qk(o, x.c, m.st(m.b));
+    if (!k.paper_bubbles && (!x.current || k.head_dim > 128))
+      e.bubble(o, bc.rescale_o);  // original, or RescaleOBeforeGemm (hdim > 128)
+    if (waits) e.wait_v(o, m.st(m.b - 1));
+    e.gemm_pv(o, x.c, m.st(m.b - 1));
+    if (pp) e.bar_arrive(o, x.next_bar());
+    e.mma_wait(o, 1);
+    e.release_k(o, m.st(m.b));
+    if (k.paper_bubbles) {
+      x.paper_softmax(m.masked(q));
+    } else {
+      e.bubble(o, (m.masked(q) ? bc.mask : 0) + bc.softmax());
+    }
+    e.mma_wait(o, 0);
+    e.release_v(o, m.st(m.b - 1));
+    if (!k.paper_bubbles)
+      e.bubble(o, bc.convert_p + x.p_extra() + (x.current && k.head_dim <= 128 ? bc.rescale_o : 0));
+    m.p = q;
+    co_yield 0;
+  }
+  // Tail: QueryEmpty, PV(n_min).
+  e.release_q(o);
+  if (!k.paper_bubbles && !x.current) e.bubble(o, bc.rescale_o);
+  e.wait_v(o, m.st(m.b));
+  e.gemm_pv(o, x.c, m.st(m.b));
+  e.mma_wait(o, 0);
+  e.release_v(o, m.st(m.b));
+  // O *= 1/row_sum (simfa-attn: in its epilogue bubble)
+  if (!k.paper_bubbles && !k.o_from_registers) e.bubble(o, bc.rescale_o);
+}
+
+// No intra-WarpGroup overlap (current, fa3-kernel.md §3.2): the ping-pong protects [QK(N-1)],
+// [PV(j) .. QK(j-1)], ..., [PV(n_min)]. The original release had no such path; with
+// fa3.version=original it keeps the original's barrier_O hand-off.
+StepGen mainloop_serial(TileMainloop& m) {
+  const ConsumerCtx& x = m.x;
+  const Fa3Kernel& k = x.k;
+  const Fa3Emitter& e = x.e;
+  auto& o = x.o;
+  const BubbleCosts& bc = k.bubbles;
+  const bool pp = x.pp();
+  if (pp) e.bar_sync(o, x.own_bar(), 1);
+  for (bool more = true; more;) {
+    e.wait_k(o, m.st(m.b));
+    e.gemm_qk(o, x.c, m.st(m.b));
+    if (pp) e.bar_arrive(o, x.next_bar());
+    if (m.b == 0) m.original_barrier_o();
+    e.mma_wait(o, 0);
+    e.release_k(o, m.st(m.b));
+    if (k.paper_bubbles) {
+      x.paper_softmax(m.masked(m.p));
+    } else {
+      e.bubble(o, (m.masked(m.p) ? bc.mask : 0) + bc.softmax() + bc.convert_p + x.p_extra() +
+                      (m.b > 0 ? bc.rescale_o : 0));
+    }
+    e.wait_v(o, m.st(m.b));
+    if (pp) e.bar_sync(o, x.own_bar(), 1);
+    e.gemm_pv(o, x.c, m.st(m.b));
+    e.mma_wait(o, 0);
+    e.release_v(o, m.st(m.b));
+    co_yield 0;
+    std::int64_t q;
+    more = m.rs.next(m.smp, m.cta, m.i, m.N, o, m.p, q);
+    if (more) {
+      ++m.b;
+      m.p = q;
+      if (m.marks) m.smp->mark(m.cta, false);
+    }
+  }
+  if (pp) e.bar_arrive(o, x.next_bar());
+  e.release_q(o);
+  if (!k.paper_bubbles && !k.o_from_registers) e.bubble(o, bc.rescale_o);
+}
+
+// The paper's recipe: its events stop at the mainloop; O leaves as each WarpGroup's own TMA store.
+void epilogue_paper(const ConsumerCtx& x, const Tile& t) { x.e.store_o(x.o, t, 64 * x.c); }
+
+// simfa-attn (gpu/attn/attn_kernel.cuh): each consumer normalises, converts and stores its own rows
+// (and LSE) from registers; nothing waits for the stores.
+void epilogue_registers(const ConsumerCtx& x, const Tile& t) {
+  x.e.bubble(x.o, x.k.register_epilogue_bubble());
+  x.e.store_o_from_registers(x.o, t, x.c);
+}
+
+// FA3's epilogue (fa3-kernel.md §6): convert O, sync the consumers (smem_o aliases V stage 0),
+// STSM, then the last consumer WarpGroup's last warp stores O by TMA once every consumer has
+// arrived; current FA3 then signals barrier_O once the store has read shared memory.
+void epilogue_fa3(const ConsumerCtx& x, const Tile& t) {
+  const Fa3Emitter& e = x.e;
+  auto& o = x.o;
+  const std::uint32_t others = static_cast<std::uint32_t>(x.nc - 1);
+  e.bubble(o, x.k.bubbles.convert_o);
+  if (others) e.bar_sync(o, kBarEpilogue, others);
+  e.bubble(o, x.k.bubbles.stsm_o);
+  if (!x.last()) {
+    e.bar_arrive(o, kBarEpilogue);
+  } else {
+    if (others) e.bar_sync(o, kBarEpilogue, others);
+    e.store_o(o, t, 0);
+    if (x.current) {
+      o.push_back(trace::Instr::tma_wait(ids::kGroupStore, 0, /*read_only=*/true));
+      e.bar_arrive(o, kBarO);
+    }
+  }
+}
+
 }  // namespace
 
+// The tile loop of a consumer WarpGroup: mma_init, then per tile the Q wait, the mainloop
+// (overlapped or serial), the dynamic scheduler's hand-off and the epilogue of the kernel's kind.
 StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta, int wg,
                          std::vector<trace::Instr>* out, Fa3Sampler* smp) {
   const Fa3Kernel& k = plan->k;
-  ConsumerCtx x{k, plan->em, *out, wg, k.consumer_wgs, k.version == Version::Current};
+  const ConsumerCtx x{k, plan->em, *out, wg, k.consumer_wgs, k.version == Version::Current};
   const Fa3Emitter& e = x.e;
   auto& o = *out;
-  const BubbleCosts& bc = k.bubbles;
-  const bool pp = k.pingpong && !k.paper_pingpong;  // FA3's own ping-pong placement
+  const bool pp = x.pp();
   const bool dynamic = claims_tiles(k.scheduler);
-  const std::uint32_t others = static_cast<std::uint32_t>(x.nc - 1);
-  const std::uint32_t p_extra = k.pv_rs ? 0 : bc.stsm_p;  // SS PV: P goes through smem
+  void (*const epilogue)(const ConsumerCtx&, const Tile&) =
+      k.paper_recipe ? epilogue_paper : k.o_from_registers ? epilogue_registers : epilogue_fa3;
 
   // mma_init: the first WG gets the first turn (current: it arrives on its own barrier; the
   // original: the last WG arrives on the first WG's barrier). QueryEmpty's initial arrive is the
@@ -271,113 +443,16 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
   for (std::int64_t i = 0; plan->sched.tile(cta, i, t); ++i) {
     const BlockRange r = block_range(k, t.m_block);
     const std::int64_t N = r.count();
-    std::int64_t p = 0;  // position (0 = block n_max-1) of the block being computed
+    std::int64_t p = 0;  // position (0 = block n_max-1) of the first block to compute
     if (N > 0 && smp && !rs.enter(*smp, cta, i, o, p)) continue;
     const bool marks = smp && x.c == 0;  // consumer 0 tells the sampler where the CTA is
     if (N > 0) {
-      std::int64_t b = 0;  // blocks computed in this tile (the stage counter's offset)
-      auto st = [&](std::int64_t j) { return static_cast<int>((it + j) % k.stages); };
-      auto masked = [&](std::int64_t q) { return block_masked(k, r, r.n_max - 1 - q); };
-      // Original: the previous tile's O store is waited for (smem read) right after the first QK
-      // GEMM's issue, then barrier_O, which the producer waits on before its first V load.
-      auto original_barrier_o = [&] {
-        if (!x.current && !k.paper_recipe && x.last() && work > 0) {
-          o.push_back(trace::Instr::tma_wait(ids::kGroupStore, 0, /*read_only=*/true));
-          e.bar_arrive(o, kBarO);
-        }
-      };
       if (marks) smp->mark(cta, true);
       e.wait_q(o);
-      if (k.intra_wg_overlap) {
-        // Prologue: QK(N-1) alone.
-        e.wait_k(o, st(0));
-        if (k.paper_pingpong) x.paper_before_qk();
-        if (pp && !x.current) e.bar_sync(o, x.own_bar(), 1);
-        e.gemm_qk(o, x.c, st(0));
-        if (pp && !x.current) e.bar_arrive(o, x.next_bar());
-        original_barrier_o();
-        e.mma_wait(o, 0);
-        e.release_k(o, st(0));
-        if (k.paper_bubbles) {
-          x.paper_softmax(masked(p));
-        } else {
-          e.bubble(o, bc.mask + bc.softmax() + bc.convert_p + p_extra + (x.current ? bc.zero_o : 0));
-        }
-        co_yield 0;
-        // Steady state: QK(j) with PV(j+1), softmax(j) overlapping PV(j+1).
-        for (std::int64_t q; rs.next(smp, cta, i, N, o, p, q);) {
-          ++b;
-          if (marks) smp->mark(cta, false);
-          const bool waits = !k.first_wg_waits_only || x.c == 0;
-          if (waits) e.wait_k(o, st(b));
-          if (k.paper_pingpong) x.paper_before_qk();
-          if (pp) e.bar_sync(o, x.own_bar(), 1);
-          e.gemm_qk(o, x.c, st(b));
-          if (!k.paper_bubbles && (!x.current || k.head_dim > 128))
-            e.bubble(o, bc.rescale_o);  // original, or RescaleOBeforeGemm (hdim > 128)
-          if (waits) e.wait_v(o, st(b - 1));
-          e.gemm_pv(o, x.c, st(b - 1));
-          if (pp) e.bar_arrive(o, x.next_bar());
-          e.mma_wait(o, 1);
-          e.release_k(o, st(b));
-          if (k.paper_bubbles) {
-            x.paper_softmax(masked(q));
-          } else {
-            e.bubble(o, (masked(q) ? bc.mask : 0) + bc.softmax());
-          }
-          e.mma_wait(o, 0);
-          e.release_v(o, st(b - 1));
-          if (!k.paper_bubbles)
-            e.bubble(o, bc.convert_p + p_extra + (x.current && k.head_dim <= 128 ? bc.rescale_o : 0));
-          p = q;
-          co_yield 0;
-        }
-        // Tail: QueryEmpty, PV(n_min).
-        e.release_q(o);
-        if (!k.paper_bubbles && !x.current) e.bubble(o, bc.rescale_o);
-        e.wait_v(o, st(b));
-        e.gemm_pv(o, x.c, st(b));
-        e.mma_wait(o, 0);
-        e.release_v(o, st(b));
-        // O *= 1/row_sum (simfa-attn: in its epilogue bubble)
-        if (!k.paper_bubbles && !k.o_from_registers) e.bubble(o, bc.rescale_o);
-      } else {
-        // No intra-WarpGroup overlap (current, fa3-kernel.md §3.2): the ping-pong protects
-        // [QK(N-1)], [PV(j) .. QK(j-1)], ..., [PV(n_min)]. The original release had no such path;
-        // with fa3.version=original it keeps the original's barrier_O hand-off.
-        if (pp) e.bar_sync(o, x.own_bar(), 1);
-        for (bool more = true; more;) {
-          e.wait_k(o, st(b));
-          e.gemm_qk(o, x.c, st(b));
-          if (pp) e.bar_arrive(o, x.next_bar());
-          if (b == 0) original_barrier_o();
-          e.mma_wait(o, 0);
-          e.release_k(o, st(b));
-          if (k.paper_bubbles) {
-            x.paper_softmax(masked(p));
-          } else {
-            e.bubble(o, (masked(p) ? bc.mask : 0) + bc.softmax() + bc.convert_p + p_extra +
-                            (b > 0 ? bc.rescale_o : 0));
-          }
-          e.wait_v(o, st(b));
-          if (pp) e.bar_sync(o, x.own_bar(), 1);
-          e.gemm_pv(o, x.c, st(b));
-          e.mma_wait(o, 0);
-          e.release_v(o, st(b));
-          co_yield 0;
-          std::int64_t q;
-          more = rs.next(smp, cta, i, N, o, p, q);
-          if (more) {
-            ++b;
-            p = q;
-            if (marks) smp->mark(cta, false);
-          }
-        }
-        if (pp) e.bar_arrive(o, x.next_bar());
-        e.release_q(o);
-        if (!k.paper_bubbles && !k.o_from_registers) e.bubble(o, bc.rescale_o);
-      }
-      it += static_cast<std::uint64_t>(b + 1);
+      TileMainloop m{x, rs, smp, cta, i, N, r, p, it, work, marks};
+      StepGen g = k.intra_wg_overlap ? mainloop_overlapped(m) : mainloop_serial(m);
+      while (g.step()) co_yield 0;
+      it += static_cast<std::uint64_t>(m.b + 1);
     }
     // Dynamic scheduler: read the next tile index (before the epilogue, as FA3 does).
     if (dynamic) {
@@ -385,31 +460,7 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
       e.bar_arrive(o, kBarSchedEmpty);
     }
     if (N > 0) {
-      if (k.paper_recipe) {
-        // The paper's events stop at the mainloop; O leaves as each WarpGroup's own TMA store.
-        e.store_o(o, t, 64 * x.c);
-      } else if (k.o_from_registers) {
-        // simfa-attn: each consumer normalises, converts and stores its own rows (and LSE) from
-        // registers; nothing waits for the stores.
-        e.bubble(o, k.register_epilogue_bubble());
-        e.store_o_from_registers(o, t, x.c);
-      } else {
-        // Epilogue: convert O, sync the consumers (smem_o aliases V stage 0), STSM, then the last
-        // consumer WarpGroup's last warp stores O by TMA once every consumer has arrived.
-        e.bubble(o, bc.convert_o);
-        if (others) e.bar_sync(o, kBarEpilogue, others);
-        e.bubble(o, bc.stsm_o);
-        if (!x.last()) {
-          e.bar_arrive(o, kBarEpilogue);
-        } else {
-          if (others) e.bar_sync(o, kBarEpilogue, others);
-          e.store_o(o, t, 0);
-          if (x.current) {
-            o.push_back(trace::Instr::tma_wait(ids::kGroupStore, 0, /*read_only=*/true));
-            e.bar_arrive(o, kBarO);
-          }
-        }
-      }
+      epilogue(x, t);
       ++work;
     }
     co_yield 0;

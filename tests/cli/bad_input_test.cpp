@@ -334,3 +334,45 @@ TEST(BadInput, WholeTraceErrorsNameTheKernelLine) {
 }
 
 }  // namespace
+
+namespace {
+
+// --- Workloads: a flag of the other workload, a bad size, an unknown name -----------------------------
+
+TEST(BadInput, WorkloadFlagsAreCheckedAgainstTheChosenWorkload) {
+  const std::string gemm = "run --workload gemm --m 256 --n 256 --k 128 ";
+  expect_user_error(simfa(gemm + "--head-dim 64"),
+                    "--head-dim does not apply to --workload gemm (its shape flags: --batch, --m, --n, --k, --dtype)",
+                    "attention flag on gemm");
+  expect_user_error(simfa(gemm + "--causal"), "--causal does not apply to --workload gemm", "causal on gemm");
+  expect_user_error(simfa(gemm + "--model llama3-8b"), "--model does not apply to --workload gemm", "model on gemm");
+  expect_user_error(simfa("run --m 256"), "--m does not apply to --workload fa3", "gemm flag on fa3");
+  expect_user_error(simfa("trace gen --workload gemm --m 256 --n 256 --k 128 --seqlen 64 -o /tmp/x"),
+                    "--seqlen does not apply to --workload gemm", "trace gen");
+  expect_user_error(simfa("run --workload gemv"), "--workload: unknown workload 'gemv' (expected one of: fa3, gemm)",
+                    "unknown workload");
+  expect_user_error(simfa("run --workload gemm --m 256 --n 256"), "the gemm workload needs --m, --n and --k: --k is missing",
+                    "missing k");
+  expect_user_error(simfa("run --workload gemm --m 0 --n 256 --k 128"), "--m: must be at least 1, got 0", "zero m");
+  expect_user_error(simfa("run --workload gemm --m -4 --n 256 --k 128"), "--m", "negative m");
+  expect_user_error(simfa("run --workload gemm --m 256 --n 256 --k 96"),
+                    "--k 96: must be a multiple of the tile's K, gemm.tile_k = 64", "k not a tile multiple");
+  expect_user_error(simfa("run --workload gemm --m 256 --n 256 --k 128 --set gemm.tile_n=100"),
+                    "gemm.tile_n = 100: the WGMMA N must be a multiple of 8", "tile_n");
+  expect_user_error(simfa("run --workload gemm --m 256 --n 256 --k 128 --set gemm.schedule=ping"),
+                    "gemm.schedule", "bad schedule");
+  expect_user_error(simfa("run --workload gemm --m 256 --n 256 --k 128 --set sample.mode=on"),
+                    "sampled simulation is FA3's", "sampling");
+  expect_user_error(simfa("run --workload gemm --m 256 --n 256 --k 128 --set fa3.stages=3"),
+                    "fa3.stages = 3 (--set) configures the fa3 workload, not gemm", "fa3 key on gemm");
+  expect_user_error(simfa("run --model llama3-8b --seqlen 256 --set gemm.tile_n=64"),
+                    "gemm.tile_n = 64 (--set) configures the gemm workload, not fa3", "gemm key on fa3");
+  const std::string csv = temp_file("gemm_bad.csv", "case,workload,m,n,k,measured_us\ng1,gemm,256,0,128,10\n");
+  expect_user_error(simfa("validate --measurements " + csv), ":2 (case 'g1'): column 'n' must be at least 1, got 0",
+                    "csv zero n");
+  const std::string csv2 = temp_file("gemm_bad2.csv", "case,workload,m,n,k,measured_us\ng1,gemv,256,256,128,10\n");
+  expect_user_error(simfa("validate --measurements " + csv2), ":2: column 'workload': unknown workload 'gemv'",
+                    "csv unknown workload");
+}
+
+}  // namespace

@@ -144,3 +144,57 @@ TEST(Cli, SimulationAndAnalyticModelTakeOneSetOfWorkloadFlags) {
 }
 
 }  // namespace
+
+namespace {
+
+// --- The GEMM workload (docs/workloads.md) ------------------------------------------------------------
+
+TEST(Cli, GemmRunReportsTheSameFiguresAsFa3AndItsTraceReplaysToTheSameCycles) {
+  const std::string json = temp_file("gemm_run.json", "");
+  const auto r = simfa("run --workload gemm --m 256 --n 256 --k 128 --set gpu.num_sms=2 --json " + json);
+  ASSERT_EQ(r.rc, 0) << r.text;
+  for (const char* line : {"workload          B 1 x M 256 x N 256 x K 128, fp16",
+                           "kernel            gemm_fp16_128x128x64_cooperative: tile 128x128x64, 2 consumer WGs "
+                           "(cooperative), 6 stages, grid 2, static persistent scheduler",
+                           "(analytic roofline: ", "% of the ", "L2 bytes          ", "(tiles' traffic: ",
+                           "(sum ", "compulsory: ", "tensor core util  "})
+    EXPECT_NE(r.text.find(line), std::string::npos) << line << "\n" << r.text;
+  EXPECT_EQ(r.text.find("CUDA-core pipes"), std::string::npos) << "no softmax in a GEMM";
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["workload"]["name"], "gemm");
+  EXPECT_EQ(j["workload"]["m"], 256);
+  EXPECT_EQ(j["analytic"]["flops"], 2.0 * 256 * 256 * 128);
+  EXPECT_EQ(j["stats"]["gpu.tensor.flops"], 2.0 * 256 * 256 * 128);
+  const std::string dir = (std::filesystem::temp_directory_path() / "simfa_cli_gemm_trace").string();
+  std::filesystem::remove_all(dir);
+  const auto gen = simfa("trace gen --workload gemm --m 256 --n 256 --k 128 --set gpu.num_sms=2 -o " + dir);
+  ASSERT_EQ(gen.rc, 0) << gen.text;
+  EXPECT_NE(gen.text.find("wrote gemm_fp16_128x128x64_cooperative (2 CTAs of 3 WarpGroups, cluster 1)"),
+            std::string::npos) << gen.text;
+  const auto replay = simfa("trace run " + dir + " --set gpu.num_sms=2");
+  ASSERT_EQ(replay.rc, 0) << replay.text;
+  const std::string cycles = "cycles            " + std::to_string(j["cycles"].get<long>()) + "\n";
+  EXPECT_NE(replay.text.find(cycles), std::string::npos) << cycles << replay.text;
+}
+
+TEST(Cli, ValidateTakesGemmRowsBesideAttentionRows) {
+  const std::string csv = temp_file("gemm_rows.csv",
+                                    "case,batch,seqlen,heads,head_dim,causal,measured_us,workload,m,n,k\n"
+                                    "tiny,1,256,2,128,0,10,,,,\n"
+                                    "g1,1,,,,,10,gemm,256,256,128\n");
+  const auto r = simfa("validate -j 1 --measurements " + csv + " --set gpu.num_sms=2");
+  ASSERT_EQ(r.rc, 0) << r.text;
+  EXPECT_NE(r.text.find("\ng1 "), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("over 2 cases"), std::string::npos) << r.text;
+  // The row simulates as `simfa run --workload gemm` does.
+  const std::string json = temp_file("gemm_row.json", "");
+  ASSERT_EQ(simfa("run --workload gemm --m 256 --n 256 --k 128 --set gpu.num_sms=2 --json " + json).rc, 0);
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  char us[32];
+  std::snprintf(us, sizeof us, "%.2f", j["latency_us"].get<double>());
+  EXPECT_NE(r.text.find(std::string(us) + "  "), std::string::npos) << us << "\n" << r.text;
+}
+
+}  // namespace

@@ -85,3 +85,44 @@ def test_run_trace_bad_path():
     with pytest.raises(ValueError) as e:
         simfa.run_trace("/nonexistent/trace")
     assert "/nonexistent/trace" in str(e.value)
+
+
+GEMM = dict(workload="gemm", m=256, n=256, k=128, set={"gpu.num_sms": 2})
+
+
+def test_gemm_run_returns_the_documents_fields_and_matches_the_command_line(tmp_path):
+    r = simfa.run(**GEMM)
+    assert r.workload["name"] == "gemm" and r.workload["m"] == 256 and r.workload["k"] == 128
+    assert r.stats["gpu.tensor.flops"] == 2 * 256 * 256 * 128
+    assert r.analytic["flops"] == 2 * 256 * 256 * 128
+    assert 0 < r.peak_fraction < 1 and r.latency_us > r.analytic["latency_us"]
+    assert set(r.pipe_utilization) == {"tensor"}
+    assert "gemm" in simfa.workloads() and "m" in simfa.workloads()["gemm"]["keys"]
+    if not BIN or not os.path.exists(BIN):
+        pytest.skip("SIMFA_BIN not set")
+    out = tmp_path / "gemm.json"
+    p = subprocess.run([BIN, "run", "--workload", "gemm", "--m", "256", "--n", "256", "--k", "128",
+                        "--set", "gpu.num_sms=2", "--json", str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    cli = json.loads(out.read_text())
+    for doc in (cli, r):
+        doc.pop("sim_wall_s")
+        doc.pop("sim_cycles_per_s")
+    assert dict(r) == cli
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(head_dim=64), "head_dim (--head-dim) does not apply to the gemm workload"),
+    (dict(causal=True), "causal (--causal) does not apply to the gemm workload"),
+    (dict(model="llama3-8b"), "model (--model) does not apply to the gemm workload"),
+    (dict(m=0), "m (--m) must be at least 1, got 0"),
+    (dict(k=None), "the gemm workload needs m (--m), n (--n) and k (--k): k (--k) is missing"),
+    (dict(k=96), "--k 96: must be a multiple of the tile's K"),
+    (dict(workload="gemv"), "unknown workload 'gemv' (expected one of: fa3, gemm)"),
+])
+def test_bad_gemm_keywords_raise_value_error(kwargs, message):
+    args = dict(GEMM)
+    args.update(kwargs)
+    with pytest.raises(ValueError) as e:
+        simfa.run(**args)
+    assert message in str(e.value)

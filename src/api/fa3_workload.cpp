@@ -1,0 +1,137 @@
+#include "api/fa3_workload.h"
+
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "model/gpu_spec.h"
+#include "model/inputs.h"
+#include "sim/error.h"
+#include "workload/pipe_use.h"
+
+namespace simfa {
+
+spec::AttentionShape fa3_shape(const WorkloadArgs& a) {
+  const std::string model = a.has("model") ? *a.find("model") : "llama3-405b";
+  if (model == "none" && (!a.has("heads_kv") || !a.has("head_dim")))
+    user_error("{} none needs {} and {} (and {}, default 1)", a.label("model"), a.label("heads_kv"),
+               a.label("head_dim"), a.label("group"));
+  const std::int64_t batch = a.integer("batch").value_or(1);
+  if (batch < 1) user_error("{} must be at least 1, got {}", a.label("batch"), batch);
+  if (auto l = a.integer("seqlen"); l && *l < 1) user_error("{} must be at least 1, got {}", a.label("seqlen"), *l);
+  model::PointInputs in;
+  in.batch = double(batch);
+  in.seqlen = a.real("seqlen");
+  in.seqlen_q = a.real("seqlen_q");
+  in.seqlen_kv = a.real("seqlen_kv");
+  in.heads_kv = a.real("heads_kv");
+  in.group = a.real("group");
+  in.head_dim = a.real("head_dim");
+  in.causal = a.boolean("causal").value_or(false);
+  if (!in.seqlen && !in.seqlen_q && !in.seqlen_kv) in.seqlen = double(kFa3DefaultSeqlen);
+  model::PointContext ctx;
+  ctx.preset = model == "none" ? nullptr : &spec::find_model(model);
+  ctx.dtype = spec::parse_dtype(a.has("dtype") ? *a.find("dtype") : "fp16", a.label("dtype"));
+  spec::AttentionShape s;
+  model::ModelOptions unused;
+  model::resolve_point(in, ctx, s, unused);
+  s.validate();
+  return s;
+}
+
+std::unique_ptr<Workload> make_fa3_workload(const WorkloadArgs& args, const Config& cfg) {
+  return std::make_unique<Fa3Workload>(fa3_shape(args), cfg);
+}
+
+Fa3Workload::Fa3Workload(const spec::AttentionShape& s, const Config& cfg)
+    : shape_(s), src_(s, cfg, static_cast<int>(cfg.i("gpu.num_sms"))) {}
+
+double fa3_nominal_flops(const spec::AttentionShape& s) {
+  const double f = 4.0 * s.batch * s.heads_q() * double(s.seqlen_q) * double(s.seqlen_kv) * s.head_dim;
+  return s.causal ? f / 2 : f;
+}
+
+std::string fa3_kernel_line(const workload::Fa3Kernel& k) {
+  return fmt::format("{}: tile {}x{}, {} consumer WGs, {} stages, cluster {}, grid {}, {} scheduler{}{}{}",
+                     k.name(), k.tile_m, k.tile_n, k.consumer_wgs, k.stages, k.cluster, k.grid,
+                     workload::sched_name(k.scheduler),
+                     k.pingpong ? ", ping-pong" : "", k.intra_wg_overlap ? ", intra-WG overlap" : "",
+                     k.pack_gqa ? ", PackGQA" : "");
+}
+
+std::string fa3_workload_line(const spec::AttentionShape& s) {
+  return fmt::format("B {} x H_KV {} x G {}, L {}, S {}, D {}, {}{}", s.batch, s.heads_kv, s.group, s.seqlen_q,
+                     s.seqlen_kv, s.head_dim, spec::dtype_name(s.dtype), s.causal ? ", causal" : "");
+}
+
+double Fa3Workload::tensor_flops_per_cycle(const Config& cfg) const {
+  return shape_.dtype == spec::DType::FP8_E4M3 ? cfg.f("tensor.flops_per_cycle_fp8")
+                                               : cfg.f("tensor.flops_per_cycle_16bit");
+}
+
+std::vector<PipeUse> Fa3Workload::cuda_pipes(const RunResult& r, const Config& cfg) const {
+  const double sm_cycles = static_cast<double>(r.cycles) * static_cast<double>(cfg.i("gpu.num_sms"));
+  double mufu = 0, fp32 = 0, alu = 0;
+  if (sm_cycles > 0) {
+    const workload::PipeCycles pc = workload::kernel_pipe_cycles(src_.fa3());
+    mufu = pc.mufu / sm_cycles;
+    fp32 = pc.fp32 / sm_cycles;
+    alu = pc.alu / sm_cycles;
+  }
+  return {{"mufu", mufu}, {"fp32", fp32}, {"alu", alu}};
+}
+
+std::string Fa3Workload::cuda_pipes_line(const std::vector<PipeUse>& p) const {
+  return fmt::format("CUDA-core pipes   MUFU {:.1f}%, FP32 {:.1f}%, FMNMX/F2FP {:.1f}% (softmax instruction counts)\n",
+                     100.0 * p.at(0).utilization, 100.0 * p.at(1).utilization, 100.0 * p.at(2).utilization);
+}
+
+model::Result fa3_analytic(const Config& cfg, const std::string& gpu_name, const spec::AttentionShape& s,
+                           const workload::Fa3Kernel& k) {
+  (void)gpu_name;
+  model::ModelOptions opt;
+  opt.tile_m = k.tile_m;
+  opt.tile_n = k.tile_n;
+  opt.num_sms = static_cast<int>(cfg.i("gpu.num_sms"));
+  opt.num_splits = 1;  // the simulated kernel does not split KV
+  opt.cluster = k.cluster;
+  opt.pack_gqa = k.pack_gqa ? model::PackGqa::On : model::PackGqa::Off;
+  return model::analyze(s, model::GpuSpec::from_config(cfg), opt);
+}
+
+AnalyticFigures Fa3Workload::analytic(const Config& cfg, const std::string& gpu_name) const {
+  AnalyticFigures f;
+  model::Result a;
+  try {
+    a = fa3_analytic(cfg, gpu_name, shape_, src_.fa3());
+  } catch (const std::exception& e) {
+    f.error = e.what();
+    return f;
+  }
+  f.ok = true;
+  f.name = "analytic roofline";
+  f.latency_us = a.latency_us;
+  f.bound = model::bound_name(a.bound);
+  f.l2_note = fmt::format("analytic: {:.4g} with cluster multicast, Eq. 2 {:.4g}", a.l2_bytes_coalesced, a.l2_bytes);
+  f.dram_note = fmt::format("analytic: {:.4g}, {} regime", a.dram_bytes, model::regime_name(a.regime));
+  f.json = {{"flops", a.flops},
+            {"l2_bytes", a.l2_bytes},
+            {"l2_bytes_coalesced", a.l2_bytes_coalesced},
+            {"dram_bytes", a.dram_bytes},
+            {"dram_ideal_bytes", a.dram_ideal_bytes},
+            {"dram_real_bytes", a.dram_real_bytes},
+            {"regime", model::regime_name(a.regime)},
+            {"latency_us", a.latency_us},
+            {"bound", model::bound_name(a.bound)}};
+  return f;
+}
+
+nlohmann::ordered_json Fa3Workload::shape_json() const {
+  const spec::AttentionShape& s = shape_;
+  return {{"batch", s.batch},       {"seqlen_q", s.seqlen_q}, {"seqlen_kv", s.seqlen_kv},
+          {"heads_kv", s.heads_kv}, {"group", s.group},       {"head_dim", s.head_dim},
+          {"dtype", spec::dtype_name(s.dtype)}, {"causal", s.causal},
+          {"kernel", fa3_kernel_line(src_.fa3())}};
+}
+
+}  // namespace simfa
