@@ -106,14 +106,14 @@ namespace {
 // system's replay slices.
 class MemReplay final : public trace::CopyReplay {
  public:
-  MemReplay(const trace::KernelInfo& k, mem::MemorySystem& mem, std::uint32_t line_bytes)
-      : k_(k), mem_(mem), line_bytes_(line_bytes) {}
+  MemReplay(const trace::KernelInfo& k, const core::Gpu& gpu, mem::MemorySystem& mem, std::uint32_t line_bytes)
+      : k_(k), gpu_(gpu), mem_(mem), line_bytes_(line_bytes) {}
   std::uint64_t bytes(const trace::Instr& in) const override {
     if (in.op == trace::Op::TMA_BULK) return in.bytes();
     if (in.op == trace::Op::TMA_TENSOR || in.op == trace::Op::TMA_STORE) return k_.tmap(in.map).box_bytes();
     return 0;
   }
-  void replay(const trace::Instr& in, bool warm_others) override {
+  void replay(const trace::Instr& in, std::uint32_t cta, bool warm_others) override {
     using trace::Op;
     if (in.op != Op::TMA_TENSOR && in.op != Op::TMA_BULK && in.op != Op::TMA_STORE) return;
     lines_.clear();
@@ -121,7 +121,8 @@ class MemReplay final : public trace::CopyReplay {
       core::bulk_lines(in.gmem, in.bytes(), line_bytes_, lines_);
     else
       core::tensor_box_lines(k_.tmap(in.map), in.gmem, true, line_bytes_, lines_);
-    for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, in.op == Op::TMA_STORE, warm_others);
+    const int sm = gpu_.cta_sm(cta);
+    for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, in.op == Op::TMA_STORE, warm_others, sm);
   }
   Counts counts() const override {
     const mem::MemorySystem::ReplayCounts r = mem_.replay_counts();
@@ -131,6 +132,7 @@ class MemReplay final : public trace::CopyReplay {
 
  private:
   const trace::KernelInfo& k_;
+  const core::Gpu& gpu_;
   mem::MemorySystem& mem_;
   std::uint32_t line_bytes_;
   std::vector<core::LineReq> lines_;
@@ -149,7 +151,7 @@ RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions
   const auto t0 = std::chrono::steady_clock::now();
   // Span replay (docs/sampling.md): every sample.replay_slice_stride-th L2 slice counts the
   // skipped work's memory traffic.
-  MemReplay replay(src.kernel(), *mem, gp.sm.tma.line_bytes);
+  MemReplay replay(src.kernel(), gpu, *mem, gp.sm.tma.line_bytes);
   const bool sampled = cfg.s("sample.mode") == "on" && cfg.i("sample.replay_slice_stride") > 0;
   if (sampled) mem->enable_replay(static_cast<std::uint32_t>(cfg.i("sample.replay_slice_stride")));
   src.run_started(engine, stats, sampled ? &replay : nullptr);

@@ -42,6 +42,8 @@ class Gpu final : public Component, private SmHost {
   GpuResult run(const std::function<void(const RunProgress&)>& poll = {});
   void register_stats(Stats& s);
   const std::vector<std::unique_ptr<Sm>>& sms() const { return sms_; }
+  // The SM CTA `cta` runs on, or -1 when it is not resident (sampled runs' span replay).
+  int cta_sm(std::uint32_t cta) const { return cta < cta_sm_.size() ? cta_sm_[cta] : -1; }
 
   Cycle tick(Cycle now) override;  // the dispatcher
 

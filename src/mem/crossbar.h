@@ -22,6 +22,8 @@ class Crossbar {
   std::uint32_t slice_partition(std::uint32_t slice) const { return slice_part_[slice]; }
   // The slice of partition `part` that holds shadow copies of lines homed in `slice`.
   std::uint32_t mirror(std::uint32_t slice, std::uint32_t part) const;
+  // Index of `slice` within its partition (mirrors share it).
+  std::uint32_t slice_offset(std::uint32_t slice) const { return slice - part_start_[slice_part_[slice]]; }
   std::uint32_t partitions() const { return static_cast<std::uint32_t>(part_start_.size()) - 1; }
 
   // Injection: whether SM `sm` can queue one more packet at `now`; if not, `retry_at` is the cycle

@@ -260,13 +260,10 @@ std::uint64_t Hierarchy::total(std::uint64_t SliceCounters::*field) const {
 
 void Hierarchy::warm(Addr line, std::uint8_t sectors, bool write) {
   const std::uint32_t h = home_slice(line);
-  if (replay_stride_ && h % replay_stride_ == 0) return;  // a replay slice replays the whole span
+  if (replays(h)) return;  // a replay slice replays the whole span
   slices_[h]->warm(line / p_.line_bytes, sectors, write);
 }
 
-// With span replay the skipped work's DRAM traffic is counted by the replay slices, and only what
-// happened during the span: the write-back of a line warming left dirty happens after the span,
-// in detail, and counts as it is. Without replay the extrapolation of the span already holds it.
 void Hierarchy::discount_warm_writebacks() {
   if (replay_stride_) return;
   for (auto& s : slices_) s->discount_warm_writebacks();
@@ -274,23 +271,46 @@ void Hierarchy::discount_warm_writebacks() {
 }
 
 void Hierarchy::enable_replay(std::uint32_t stride) {
-  replay_stride_ = std::min<std::uint32_t>(stride, num_slices());
+  std::uint32_t smallest = num_slices();
+  for (std::uint32_t k = 0; k < xbar_.partitions(); ++k) {
+    std::uint32_t n = 0;
+    for (std::uint32_t s = 0; s < num_slices(); ++s) n += xbar_.slice_partition(s) == k;
+    smallest = std::min(smallest, n);
+  }
+  replay_stride_ = std::max<std::uint32_t>(1, std::min(stride, smallest));
 }
 
-void Hierarchy::replay(Addr line, std::uint8_t sectors, bool write, bool warm_others) {
-  if (!replay_stride_) return;
+// The detailed route without time: a read from an SM of the other partition probes the home
+// slice's mirror in the SM's partition first and is served there when a copy holds its sectors;
+// otherwise the home slice serves it and the mirror may take a shadow copy (RemoteCopy's rule),
+// which competes for capacity there.
+void Hierarchy::replay(Addr line, std::uint8_t sectors, bool write, bool warm_others, int sm) {
   const std::uint32_t h = home_slice(line);
-  if (h % replay_stride_ == 0)
-    slices_[h]->replay(line / p_.line_bytes, norm_sectors(sectors), write);
-  else if (warm_others)
-    slices_[h]->warm(line / p_.line_bytes, norm_sectors(sectors), write);
+  const bool counted = replays(h);  // its mirrors are replay slices too
+  if (!counted && !warm_others) return;
+  const std::uint64_t idx = line / p_.line_bytes;
+  sectors = norm_sectors(sectors);
+  const bool far = sm >= 0 && !write && rc_.enabled() &&
+                   xbar_.slice_partition(h) != xbar_.sm_partition(static_cast<std::uint16_t>(sm));
+  std::uint32_t m = h;
+  if (far) {
+    m = xbar_.mirror(h, xbar_.sm_partition(static_cast<std::uint16_t>(sm)));
+    if (slices_[m]->probe_copy(idx, sectors)) return;
+  }
+  if (counted)
+    slices_[h]->replay(idx, sectors, write);
+  else
+    slices_[h]->warm(idx, sectors, write, /*flag=*/false);
+  if (far && rc_.insert(slices_[m]->tags().shadow_lines(), slices_[m]->tags().lines()))
+    slices_[m]->replay_shadow(idx, sectors, counted);
 }
 
 MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
   ReplayCounts c;
   if (!replay_stride_) return c;
   std::uint32_t n = 0;
-  for (std::uint32_t i = 0; i < num_slices(); i += replay_stride_) {
+  for (std::uint32_t i = 0; i < num_slices(); ++i) {
+    if (!replays(i)) continue;
     const L2Slice::Replayed& r = slices_[i]->replayed();
     ++n;
     c.lines += static_cast<double>(r.lines);

@@ -45,7 +45,7 @@ class Hierarchy final : public MemorySystem,
   void warm(Addr line, std::uint8_t sectors, bool write) override;
   void discount_warm_writebacks() override;
   void enable_replay(std::uint32_t stride) override;
-  void replay(Addr line, std::uint8_t sectors, bool write, bool warm_others) override;
+  void replay(Addr line, std::uint8_t sectors, bool write, bool warm_others, int sm) override;
   ReplayCounts replay_counts() const override;
   std::uint32_t line_bytes() const override { return p_.line_bytes; }
 
@@ -109,6 +109,9 @@ class Hierarchy final : public MemorySystem,
   std::uint64_t refusals_credit_ = 0, refusals_port_ = 0;
   std::uint64_t lrc_reads_ = 0, writebacks_done_ = 0;
   std::uint32_t replay_stride_ = 0;  // 0: no span replay; else every stride-th slice replays
+  bool replays(std::uint32_t slice) const {
+    return replay_stride_ && xbar_.slice_offset(slice) % replay_stride_ == 0;
+  }
 };
 
 }  // namespace simfa::mem

@@ -263,12 +263,12 @@ void L2Slice::insert_shadow(std::uint64_t line, std::uint8_t sectors, Cycle now)
   evict(v, now);
 }
 
-void L2Slice::warm(std::uint64_t line, std::uint8_t sectors, bool write) {
+void L2Slice::warm(std::uint64_t line, std::uint8_t sectors, bool write, bool flag) {
   // Written lines are warmed dirty, so the L2 holds as many dirty lines as the real kernel's and
   // evicts (writes back) what it would. Such a write-back belongs to the skipped work, whose
   // extrapolated statistics count it already: it is flagged and discounted at the end.
   const std::uint8_t dirty = write ? sectors : 0;
-  if (write) warm_dirty_.insert(line);
+  if (write && flag) warm_dirty_.insert(line);
   const std::int32_t idx = tags_.find(line);
   if (idx != TagArray::kMiss) {
     tags_.add_sectors(idx, sectors, dirty);
@@ -297,6 +297,26 @@ void L2Slice::replay(std::uint64_t line, std::uint8_t sectors, bool write) {
   TagArray::Victim v;
   tags_.insert(line, sectors, write ? sectors : 0, false, v);
   if (!v.valid) return;
+  ++replayed_.evictions;
+  if (v.dirty) ++replayed_.writebacks, replayed_.written_sectors += popcount(v.dirty);
+}
+
+bool L2Slice::probe_copy(std::uint64_t line, std::uint8_t sectors) {
+  const std::int32_t idx = tags_.find(line);
+  if (idx == TagArray::kMiss || (tags_.valid(idx) & sectors) != sectors) return false;
+  tags_.touch(idx);
+  return true;
+}
+
+void L2Slice::replay_shadow(std::uint64_t line, std::uint8_t sectors, bool count) {
+  const std::int32_t idx = tags_.find(line);
+  if (idx != TagArray::kMiss) {
+    tags_.add_sectors(idx, sectors, 0);
+    return;
+  }
+  TagArray::Victim v;
+  tags_.insert(line, sectors, 0, true, v);
+  if (!count || !v.valid) return;
   ++replayed_.evictions;
   if (v.dirty) ++replayed_.writebacks, replayed_.written_sectors += popcount(v.dirty);
 }

@@ -52,7 +52,9 @@ class L2Slice final : public Component {
   void insert_shadow(std::uint64_t line, std::uint8_t sectors, Cycle now);
   void drop_shadow(std::uint64_t line);
   // Functional warming (MemorySystem::warm): line index `line` as its home slice holds it.
-  void warm(std::uint64_t line, std::uint8_t sectors, bool write);
+  // `flag`: remember a line made dirty, so that its write-back is discounted at the end (the
+  // extrapolated scheme; span replay counts traffic from the replay slices and needs no flag).
+  void warm(std::uint64_t line, std::uint8_t sectors, bool write, bool flag = true);
   // Takes the write-backs of warmed lines out of the statistics (end of a sampled run).
   void discount_warm_writebacks();
   // Sampled simulation's span replay (MemorySystem::replay): line index `line` accessed as the
@@ -62,6 +64,11 @@ class L2Slice final : public Component {
     std::uint64_t read_misses = 0, evictions = 0, writebacks = 0;
   };
   void replay(std::uint64_t line, std::uint8_t sectors, bool write);
+  // A far read's probe of this mirror slice: true (and the copy touched) when it holds the sectors.
+  bool probe_copy(std::uint64_t line, std::uint8_t sectors);
+  // A shadow copy left by a far read (insert_shadow without time); `count`: this is a replay
+  // slice, its victims count.
+  void replay_shadow(std::uint64_t line, std::uint8_t sectors, bool count);
   const Replayed& replayed() const { return replayed_; }
   const TagArray& tags() const { return tags_; }
 

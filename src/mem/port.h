@@ -71,7 +71,8 @@ class MemorySystem {
   virtual void discount_warm_writebacks() {}
 
   // Sampled simulation's span replay (docs/sampling.md, "Memory traffic of the skipped work"):
-  // after enable_replay(stride), every stride-th L2 slice (a "replay slice") takes no functional
+  // after enable_replay(stride), every stride-th slice of each L2 partition (a "replay slice"; a
+  // slice and its mirrors in the other partitions are replay slices together) takes no functional
   // warming; instead replay() runs every line of the skipped work through it, in order, as the
   // real kernel would have: misses read DRAM, dirty victims are written back. replay_counts() scales what those slices saw to the whole L2. Without cache
   // state (mem.model = fixed) nothing is replayed and the counts stay zero.
@@ -90,7 +91,10 @@ class MemorySystem {
   virtual void enable_replay(std::uint32_t /*stride*/) {}
   // `warm_others`: the other slices take the line as functional warming (warm()); the last
   // L2-capacity of a span's lines is replayed so, the rest into the replay slices only.
-  virtual void replay(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/, bool /*warm_others*/) {}
+  // `sm`: the SM the copy's CTA runs on (-1: unknown), for the read's route across the L2's
+  // partitions (a far read probes the near mirror and may leave a shadow copy there).
+  virtual void replay(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/, bool /*warm_others*/,
+                      int /*sm*/) {}
   virtual ReplayCounts replay_counts() const { return {}; }
 };
 

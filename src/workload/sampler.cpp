@@ -353,6 +353,7 @@ void Fa3Sampler::replay_span() {
   std::vector<std::pair<std::int64_t, std::int64_t>> at;
   for (const SpanCut& c : span_cuts_) at.emplace_back(c.tile, c.pos);
   std::vector<trace::Instr> copies, tmp;
+  std::vector<std::uint32_t> issuer;  // CTA of each copy
   Tile t;
   for (bool more = true; more;) {
     more = false;
@@ -383,7 +384,7 @@ void Fa3Sampler::replay_span() {
           }
         }
         for (const trace::Instr& in : tmp)
-          if (replay_->bytes(in) > 0) copies.push_back(in);
+          if (replay_->bytes(in) > 0) copies.push_back(in), issuer.push_back(cta);
       }
       ++tp;
     }
@@ -397,7 +398,7 @@ void Fa3Sampler::replay_span() {
     const std::uint64_t key = in.gmem * 1315423911ULL ^ (std::uint64_t{in.map} << 1) ^ static_cast<std::uint64_t>(in.op);
     if (seen.insert(key).second) b += static_cast<double>(replay_->bytes(in));
   }
-  for (std::size_t i = 0; i < copies.size(); ++i) replay_->replay(copies[i], i >= warm_from);
+  for (std::size_t i = 0; i < copies.size(); ++i) replay_->replay(copies[i], issuer[i], i >= warm_from);
   span_cuts_.clear();
   replayed_ = true;
 }

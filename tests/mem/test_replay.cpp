@@ -20,11 +20,11 @@ TEST(Replay, ReplaySlicesCountMissesAndWriteBacksScaledToAllSlices) {
   Harness h(small_params(), 1);
   h.mem->enable_replay(2);  // slices 0, 2, 4, 6 of 8: scale 2
   const std::vector<Addr> a = lines_in_slice(*h.mem, 0, 3);
-  h.mem->replay(a[0], 0xF, false, false);  // read miss: 4 sectors from DRAM
-  h.mem->replay(a[0], 0xF, false, false);  // hit
-  h.mem->replay(a[1], 0x3, false, false);  // read miss: 2 sectors
-  h.mem->replay(a[1], 0xF, false, false);  // the 2 missing sectors
-  h.mem->replay(a[2], 0xF, true, false);   // whole-sector write: allocates, reads nothing
+  h.mem->replay(a[0], 0xF, false, false, -1);  // read miss: 4 sectors from DRAM
+  h.mem->replay(a[0], 0xF, false, false, -1);  // hit
+  h.mem->replay(a[1], 0x3, false, false, -1);  // read miss: 2 sectors
+  h.mem->replay(a[1], 0xF, false, false, -1);  // the 2 missing sectors
+  h.mem->replay(a[2], 0xF, true, false, -1);   // whole-sector write: allocates, reads nothing
   MemorySystem::ReplayCounts c = h.mem->replay_counts();
   EXPECT_EQ(c.lines, 5);
   EXPECT_EQ(c.scale, 2);
@@ -33,7 +33,7 @@ TEST(Replay, ReplaySlicesCountMissesAndWriteBacksScaledToAllSlices) {
   EXPECT_EQ(c.write_bytes, 0);
   // Enough other lines of slice 0 to evict everything it holds (32 KiB, LRU): the written line is
   // written back once, with its 4 dirty sectors.
-  for (Addr x : lines_in_slice(*h.mem, 0, 1024, a[2] + 128)) h.mem->replay(x, 0xF, false, false);
+  for (Addr x : lines_in_slice(*h.mem, 0, 1024, a[2] + 128)) h.mem->replay(x, 0xF, false, false, -1);
   c = h.mem->replay_counts();
   EXPECT_EQ(c.writebacks, 2 * 1);
   EXPECT_EQ(c.write_bytes, 2 * 4 * 32);
@@ -51,21 +51,40 @@ TEST(Replay, OtherSlicesOnlyWarmAndReplaySlicesIgnoreWarming) {
   Harness h(small_params(), 1);
   h.mem->enable_replay(2);
   const Addr other = lines_in_slice(*h.mem, 1, 1)[0];
-  h.mem->replay(other, 0xF, false, false);  // not a replay slice, not warming: nothing
-  h.mem->replay(other, 0xF, false, true);   // warming: the line is placed, nothing is counted
+  h.mem->replay(other, 0xF, false, false, -1);  // not a replay slice, not warming: nothing
+  h.mem->replay(other, 0xF, false, true, -1);   // warming: the line is placed, nothing is counted
   EXPECT_EQ(h.mem->replay_counts().lines, 0);
   EXPECT_EQ(h.mem->replay_counts().read_bytes, 0);
   EXPECT_EQ(h.mem->slice(1).replayed().lines, 0u);
   // Functional warming from a kTmaWarm copy skips the replay slices: their lines stay misses.
   const Addr mine = lines_in_slice(*h.mem, 2, 1)[0];
   h.mem->warm(mine, 0xF, false);
-  h.mem->replay(mine, 0xF, false, false);
+  h.mem->replay(mine, 0xF, false, false, -1);
+  EXPECT_EQ(h.mem->replay_counts().read_bytes, 2 * 4 * 32);
+}
+
+TEST(Replay, AFarReadLeavesAShadowCopyThatServesTheNextOne) {
+  HierarchyParams p = small_params();
+  p.l2.remote_copy = true;
+  p.l2.rc_max_probability = 1.0;
+  Harness h(p, 4);  // SMs 2 and 3 are in partition 1
+  h.mem->enable_replay(2);
+  ASSERT_EQ(h.mem->crossbar().sm_partition(2), 1u);
+  const Addr a = lines_in_slice(*h.mem, 0, 1)[0];  // homed in partition 0; its mirror is slice 4
+  h.mem->replay(a, 0xF, false, false, 2);  // far read: home miss, shadow copy in slice 4
+  EXPECT_EQ(h.mem->replay_counts().read_bytes, 2 * 4 * 32);
+  EXPECT_EQ(h.mem->slice(0).replayed().lines, 1u);
+  EXPECT_EQ(h.mem->slice(4).tags().shadow_lines(), 1u);
+  h.mem->replay(a, 0xF, false, false, 3);  // served by the shadow: the home slice sees nothing
+  EXPECT_EQ(h.mem->slice(0).replayed().lines, 1u);
+  h.mem->replay(a, 0xF, false, false, 0);  // a near read goes home (a hit)
+  EXPECT_EQ(h.mem->slice(0).replayed().lines, 2u);
   EXPECT_EQ(h.mem->replay_counts().read_bytes, 2 * 4 * 32);
 }
 
 TEST(Replay, WithoutReplayNothingIsCounted) {
   Harness h(small_params(), 1);
-  h.mem->replay(lines_in_slice(*h.mem, 0, 1)[0], 0xF, false, true);
+  h.mem->replay(lines_in_slice(*h.mem, 0, 1)[0], 0xF, false, true, -1);
   const MemorySystem::ReplayCounts c = h.mem->replay_counts();
   EXPECT_EQ(c.lines, 0);
   EXPECT_EQ(c.scale, 0);
