@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -116,13 +117,27 @@ class MemReplay final : public trace::CopyReplay {
   void replay(const trace::Instr& in, std::uint32_t cta, bool warm_others) override {
     using trace::Op;
     if (in.op != Op::TMA_TENSOR && in.op != Op::TMA_BULK && in.op != Op::TMA_STORE) return;
-    lines_.clear();
-    if (in.op == Op::TMA_BULK)
-      core::bulk_lines(in.gmem, in.bytes(), line_bytes_, lines_);
-    else
-      core::tensor_box_lines(k_.tmap(in.map), in.gmem, true, line_bytes_, lines_);
+    const bool write = in.op == Op::TMA_STORE;
     const int sm = gpu_.cta_sm(cta);
-    for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, in.op == Op::TMA_STORE, warm_others, sm);
+    if (!warm_others) {
+      // Only lines homed in a replay slice matter; a K/V copy recurs for every CTA of its head, so
+      // its filtered lines are kept (a bounded cache, cleared when full).
+      const Key key{in.gmem, in.map, static_cast<std::uint8_t>(in.op), in.op == Op::TMA_BULK ? in.bytes() : 0u};
+      auto it = cache_.find(key);
+      if (it == cache_.end()) {
+        if (cached_lines_ > kMaxCachedLines) cache_.clear(), cached_lines_ = 0;
+        expand(in);
+        std::vector<core::LineReq> kept;
+        for (const core::LineReq& l : lines_)
+          if (mem_.replay_counts_line(l.line)) kept.push_back(l);
+        cached_lines_ += kept.size() + 1;
+        it = cache_.emplace(key, std::move(kept)).first;
+      }
+      for (const core::LineReq& l : it->second) mem_.replay(l.line, l.sectors, write, false, sm);
+      return;
+    }
+    expand(in);
+    for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, write, true, sm);
   }
   Counts counts() const override {
     const mem::MemorySystem::ReplayCounts r = mem_.replay_counts();
@@ -131,11 +146,34 @@ class MemReplay final : public trace::CopyReplay {
   }
 
  private:
+  void expand(const trace::Instr& in) {
+    lines_.clear();
+    if (in.op == trace::Op::TMA_BULK)
+      core::bulk_lines(in.gmem, in.bytes(), line_bytes_, lines_);
+    else
+      core::tensor_box_lines(k_.tmap(in.map), in.gmem, true, line_bytes_, lines_);
+  }
+  struct Key {
+    Addr gmem;
+    std::uint16_t map;
+    std::uint8_t op;
+    std::uint64_t bytes;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      return std::hash<std::uint64_t>()(k.gmem * 0x9E3779B97F4A7C15ULL ^ (std::uint64_t{k.map} << 8 | k.op) ^ (k.bytes << 20));
+    }
+  };
+  static constexpr std::size_t kMaxCachedLines = std::size_t{1} << 22;  // about 64 MiB of host memory
+
   const trace::KernelInfo& k_;
   const core::Gpu& gpu_;
   mem::MemorySystem& mem_;
   std::uint32_t line_bytes_;
   std::vector<core::LineReq> lines_;
+  std::unordered_map<Key, std::vector<core::LineReq>, KeyHash> cache_;
+  std::size_t cached_lines_ = 0;
 };
 
 }  // namespace

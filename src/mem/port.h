@@ -96,6 +96,8 @@ class MemorySystem {
   virtual void replay(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/, bool /*warm_others*/,
                       int /*sm*/) {}
   virtual ReplayCounts replay_counts() const { return {}; }
+  // Whether replay() of `line` without warming can change anything: its home is a replay slice.
+  virtual bool replay_counts_line(Addr /*line*/) const { return false; }
 };
 
 // Builds the memory system named by `mem.model` for `num_sms` SMs.
