@@ -114,12 +114,12 @@ class MemReplay final : public trace::CopyReplay {
     if (in.op == trace::Op::TMA_TENSOR || in.op == trace::Op::TMA_STORE) return k_.tmap(in.map).box_bytes();
     return 0;
   }
-  void replay(const trace::Instr& in, std::uint32_t cta, bool warm_others) override {
+  void replay(const trace::Instr& in, std::uint32_t cta, bool warm) override {
     using trace::Op;
     if (in.op != Op::TMA_TENSOR && in.op != Op::TMA_BULK && in.op != Op::TMA_STORE) return;
     const bool write = in.op == Op::TMA_STORE;
     const int sm = gpu_.cta_sm(cta);
-    if (!warm_others) {
+    if (!warm) {
       // Only lines homed in a replay slice matter; a K/V copy recurs for every CTA of its head, so
       // its filtered lines are kept (a bounded cache, cleared when full).
       const Key key{in.gmem, in.map, static_cast<std::uint8_t>(in.op), in.op == Op::TMA_BULK ? in.bytes() : 0u};

@@ -284,10 +284,11 @@ void Hierarchy::enable_replay(std::uint32_t stride) {
 // slice's mirror in the SM's partition first and is served there when a copy holds its sectors;
 // otherwise the home slice serves it and the mirror may take a shadow copy (RemoteCopy's rule),
 // which competes for capacity there.
-void Hierarchy::replay(Addr line, std::uint8_t sectors, bool write, bool warm_others, int sm) {
+void Hierarchy::replay(Addr line, std::uint8_t sectors, bool write, bool warm, int sm) {
+  if (!replay_stride_) return;
   const std::uint32_t h = home_slice(line);
   const bool counted = replays(h);  // its mirrors are replay slices too
-  if (!counted && !warm_others) return;
+  if (counted == warm) return;
   const std::uint64_t idx = line / p_.line_bytes;
   sectors = norm_sectors(sectors);
   const bool far = sm >= 0 && !write && rc_.enabled() &&

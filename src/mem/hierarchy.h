@@ -45,7 +45,7 @@ class Hierarchy final : public MemorySystem,
   void warm(Addr line, std::uint8_t sectors, bool write) override;
   void discount_warm_writebacks() override;
   void enable_replay(std::uint32_t stride) override;
-  void replay(Addr line, std::uint8_t sectors, bool write, bool warm_others, int sm) override;
+  void replay(Addr line, std::uint8_t sectors, bool write, bool warm, int sm) override;
   ReplayCounts replay_counts() const override;
   bool replay_counts_line(Addr line) const override { return replays(home_slice(line)); }
   std::uint32_t line_bytes() const override { return p_.line_bytes; }

@@ -74,7 +74,8 @@ class MemorySystem {
   // after enable_replay(stride), every stride-th slice of each L2 partition (a "replay slice"; a
   // slice and its mirrors in the other partitions are replay slices together) takes no functional
   // warming; instead replay() runs every line of the skipped work through it, in order, as the
-  // real kernel would have: misses read DRAM, dirty victims are written back. replay_counts() scales what those slices saw to the whole L2. Without cache
+  // real kernel would have: misses read DRAM, dirty victims are written back. replay_counts()
+  // scales what those slices saw to the whole L2. Without cache
   // state (mem.model = fixed) nothing is replayed and the counts stay zero.
   // The run's DRAM traffic (run_*) is estimated from the replay slices alone: what they sent to
   // DRAM in detail plus what the replay counted, scaled (set sampling). The other slices' state
@@ -89,12 +90,12 @@ class MemorySystem {
     double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;  // whole run, scaled
   };
   virtual void enable_replay(std::uint32_t /*stride*/) {}
-  // `warm_others`: the other slices take the line as functional warming (warm()); the last
-  // L2-capacity of a span's lines is replayed so, the rest into the replay slices only.
+  // `warm` false: the line runs through its home slice if that is a replay slice (counted);
+  // true: it warms its home slice if that is not one (warm(); a span's last L2-capacity of
+  // distinct copies is replayed so, after the span's copies have all been counted).
   // `sm`: the SM the copy's CTA runs on (-1: unknown), for the read's route across the L2's
   // partitions (a far read probes the near mirror and may leave a shadow copy there).
-  virtual void replay(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/, bool /*warm_others*/,
-                      int /*sm*/) {}
+  virtual void replay(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/, bool /*warm*/, int /*sm*/) {}
   virtual ReplayCounts replay_counts() const { return {}; }
   // Whether replay() of `line` without warming can change anything: its home is a replay slice.
   virtual bool replay_counts_line(Addr /*line*/) const { return false; }

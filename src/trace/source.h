@@ -39,8 +39,9 @@ class CopyReplay {
   virtual ~CopyReplay() = default;
   // A TMA_TENSOR, TMA_BULK or TMA_STORE instruction of the skipped work; other instructions are
   // ignored. `cta`: the CTA that issues it (its SM decides the route across L2 partitions).
-  // `warm_others`: the other L2 slices take its lines as functional warming.
-  virtual void replay(const Instr& copy, std::uint32_t cta, bool warm_others) = 0;
+  // `warm` false: its lines run through the replay slices and are counted; true: the other
+  // slices take them as functional warming.
+  virtual void replay(const Instr& copy, std::uint32_t cta, bool warm) = 0;
   // Bytes a copy moves (to find where a span's last L2-capacity of copies begins).
   virtual std::uint64_t bytes(const Instr& copy) const = 0;
   // What the replay slices saw, scaled to the whole L2: DRAM bytes read and written, L2 read

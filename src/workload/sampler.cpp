@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
+#include <list>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -340,9 +341,11 @@ void Fa3Sampler::finish(Cycle end, Stats& stats) {
 // span, which decide whether a K/V line another CTA brought in is still in the L2. Per block: the
 // Q load of a tile whose prologue was skipped (the resumed tile runs its own), each cluster
 // member's K and V loads (multicast: each member's share), and the O stores of a tile whose
-// epilogue was skipped. Every copy runs
-// through the replay slices; the last L2-capacity of them also warms the other slices, so that
-// all slices leave the span holding what the real kernel would have left.
+// epilogue was skipped. Every copy runs through the replay slices as it comes. The other slices
+// then take the last L2-capacity of distinct copies as warming, each at its last use (an LRU
+// cache's final state depends only on the order of last uses; a K/V tile that recurs across CTAs
+// and tiles counts once), so that all slices leave the span holding what the real kernel would
+// have left. Nothing of the span is stored but that window.
 void Fa3Sampler::replay_span() {
   if (!replay_ || span_cuts_.empty()) {
     span_cuts_.clear();
@@ -352,8 +355,34 @@ void Fa3Sampler::replay_span() {
   const Fa3Emitter& e = plan_.em;
   std::vector<std::pair<std::int64_t, std::int64_t>> at;
   for (const SpanCut& c : span_cuts_) at.emplace_back(c.tile, c.pos);
-  std::vector<trace::Instr> copies, tmp;
-  std::vector<std::uint32_t> issuer;  // CTA of each copy
+  struct Recent {
+    trace::Instr copy;
+    std::uint32_t cta;
+    double bytes;
+  };
+  std::list<Recent> recent;  // distinct copies, oldest last use first
+  std::unordered_map<std::uint64_t, std::list<Recent>::iterator> where;
+  double recent_bytes = 0;
+  auto use = [&](const trace::Instr& in, std::uint32_t cta) {
+    const double b = static_cast<double>(replay_->bytes(in));
+    if (b <= 0) return;
+    replay_->replay(in, cta, false);
+    const std::uint64_t key = in.gmem * 0x9E3779B97F4A7C15ULL ^ (std::uint64_t{in.map} << 1) ^ static_cast<std::uint64_t>(in.op);
+    if (auto it = where.find(key); it != where.end()) {
+      recent.splice(recent.end(), recent, it->second);
+      return;
+    }
+    recent.push_back({in, cta, b});
+    where[key] = std::prev(recent.end());
+    recent_bytes += b;
+    while (recent.size() > 1 && recent_bytes - recent.front().bytes >= p_.l2_bytes) {
+      const trace::Instr& old = recent.front().copy;
+      recent_bytes -= recent.front().bytes;
+      where.erase(old.gmem * 0x9E3779B97F4A7C15ULL ^ (std::uint64_t{old.map} << 1) ^ static_cast<std::uint64_t>(old.op));
+      recent.pop_front();
+    }
+  };
+  std::vector<trace::Instr> tmp;
   Tile t;
   for (bool more = true; more;) {
     more = false;
@@ -383,22 +412,12 @@ void Fa3Sampler::replay_span() {
             else if (wg == k.consumer_wgs - 1) e.store_o(tmp, t, 0);
           }
         }
-        for (const trace::Instr& in : tmp)
-          if (replay_->bytes(in) > 0) copies.push_back(in), issuer.push_back(cta);
+        for (const trace::Instr& in : tmp) use(in, cta);
       }
       ++tp;
     }
   }
-  // Where the last L2-capacity of distinct copies begins (an LRU cache holds the most recently used
-  // distinct lines; K/V tiles recur across CTAs and tiles, each counts once).
-  std::size_t warm_from = copies.size();
-  std::unordered_set<std::uint64_t> seen;
-  for (double b = 0; warm_from > 0 && b < p_.l2_bytes;) {
-    const trace::Instr& in = copies[--warm_from];
-    const std::uint64_t key = in.gmem * 1315423911ULL ^ (std::uint64_t{in.map} << 1) ^ static_cast<std::uint64_t>(in.op);
-    if (seen.insert(key).second) b += static_cast<double>(replay_->bytes(in));
-  }
-  for (std::size_t i = 0; i < copies.size(); ++i) replay_->replay(copies[i], issuer[i], i >= warm_from);
+  for (const Recent& x : recent) replay_->replay(x.copy, x.cta, true);
   span_cuts_.clear();
   replayed_ = true;
 }

@@ -51,13 +51,15 @@ TEST(Replay, OtherSlicesOnlyWarmAndReplaySlicesIgnoreWarming) {
   Harness h(small_params(), 1);
   h.mem->enable_replay(2);
   const Addr other = lines_in_slice(*h.mem, 1, 1)[0];
-  h.mem->replay(other, 0xF, false, false, -1);  // not a replay slice, not warming: nothing
-  h.mem->replay(other, 0xF, false, true, -1);   // warming: the line is placed, nothing is counted
+  h.mem->replay(other, 0xF, false, false, -1);  // counting pass: not a replay slice, nothing
+  h.mem->replay(other, 0xF, false, true, -1);   // warming pass: the line is placed, not counted
   EXPECT_EQ(h.mem->replay_counts().lines, 0);
   EXPECT_EQ(h.mem->replay_counts().read_bytes, 0);
   EXPECT_EQ(h.mem->slice(1).replayed().lines, 0u);
-  // Functional warming from a kTmaWarm copy skips the replay slices: their lines stay misses.
+  // Neither the warming pass of a replay nor a kTmaWarm copy touches a replay slice: its lines
+  // stay misses.
   const Addr mine = lines_in_slice(*h.mem, 2, 1)[0];
+  h.mem->replay(mine, 0xF, false, true, -1);
   h.mem->warm(mine, 0xF, false);
   h.mem->replay(mine, 0xF, false, false, -1);
   EXPECT_EQ(h.mem->replay_counts().read_bytes, 2 * 4 * 32);
