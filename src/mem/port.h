@@ -66,11 +66,12 @@ class MemorySystem {
   // traffic or statistics; what it evicts is dropped (its write-back is part of the extrapolated
   // statistics). Memory models without cache state ignore it.
   virtual void warm(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/) {}
-  // End of a sampled run: takes the write-backs of warmed dirty lines out of the statistics (the
-  // skipped work's extrapolation counts them; they were simulated for their timing only).
+  // End of a sampled run without span replay: takes the write-backs of warmed dirty lines out of
+  // the statistics (the skipped work's extrapolation counts them; they were simulated for their
+  // timing only). With span replay it does nothing: the replay slices count the traffic.
   virtual void discount_warm_writebacks() {}
 
-  // Sampled simulation's span replay (docs/sampling.md, "Memory traffic of the skipped work"):
+  // Sampled simulation's span replay (docs/sampling.md, "How it works", step 5):
   // after enable_replay(stride), every stride-th slice of each L2 partition (a "replay slice"; a
   // slice and its mirrors in the other partitions are replay slices together) takes no functional
   // warming; instead replay() runs every line of the skipped work through it, in order, as the

@@ -37,7 +37,8 @@ struct DramReq {
   std::uint8_t sectors = 0xF;  // 32-byte sectors moved (bit i = bytes [32i, 32i+32)); 0 = all
   // Sampled simulation: the write-back of a line that functional warming made dirty. It moves
   // like any write and is counted like one, and apart as well, so that discount_warm_writes can
-  // take it out at the end (the skipped work's extrapolation already counts it; docs/sampling.md).
+  // take it out at the end when the skipped work's DRAM traffic is extrapolated from the fit
+  // (sample.replay_slice_stride = 0), which already counts it; docs/sampling.md.
   bool warm = false;
 };
 static_assert(sizeof(DramReq) <= 32);
