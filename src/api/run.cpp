@@ -110,9 +110,8 @@ class MemReplay final : public trace::CopyReplay {
   MemReplay(const trace::KernelInfo& k, const core::Gpu& gpu, mem::MemorySystem& mem, std::uint32_t line_bytes)
       : k_(k), gpu_(gpu), mem_(mem), line_bytes_(line_bytes) {}
   std::uint64_t bytes(const trace::Instr& in) const override {
-    if (in.op == trace::Op::TMA_BULK) return in.bytes();
-    if (in.op == trace::Op::TMA_TENSOR || in.op == trace::Op::TMA_STORE) return k_.tmap(in.map).box_bytes();
-    return 0;
+    const bool copy = in.op == trace::Op::TMA_TENSOR || in.op == trace::Op::TMA_BULK || in.op == trace::Op::TMA_STORE;
+    return copy ? core::copy_bytes(k_, in) : 0;
   }
   void replay(const trace::Instr& in, std::uint32_t cta, bool warm) override {
     using trace::Op;
@@ -141,17 +140,13 @@ class MemReplay final : public trace::CopyReplay {
   }
   Counts counts() const override {
     const mem::MemorySystem::ReplayCounts r = mem_.replay_counts();
-    return {r.lines, r.scale, r.read_bytes, r.write_bytes, r.read_misses, r.evictions, r.writebacks,
-            r.run_read_bytes, r.run_write_bytes, r.run_read_misses};
+    return {r.lines, r.scale, r.read_bytes, r.write_bytes, r.run_read_bytes, r.run_write_bytes, r.run_read_misses};
   }
 
  private:
   void expand(const trace::Instr& in) {
     lines_.clear();
-    if (in.op == trace::Op::TMA_BULK)
-      core::bulk_lines(in.gmem, in.bytes(), line_bytes_, lines_);
-    else
-      core::tensor_box_lines(k_.tmap(in.map), in.gmem, true, line_bytes_, lines_);
+    core::copy_lines(k_, in, line_bytes_, lines_);
   }
   struct Key {
     Addr gmem;

@@ -339,10 +339,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
   if ((in.op == Op::TMA_TENSOR || in.op == Op::TMA_BULK || in.op == Op::TMA_STORE) && (in.flags & trace::kTmaWarm)) {
     // Functional warming: the skipped work's lines enter the L2; nothing else happens.
     warm_lines_.clear();
-    if (in.op == Op::TMA_BULK)
-      bulk_lines(in.gmem, in.bytes(), p_.tma.line_bytes, warm_lines_);
-    else
-      tensor_box_lines(k_.tmap(in.map), in.gmem, true, p_.tma.line_bytes, warm_lines_);
+    copy_lines(k_, in, p_.tma.line_bytes, warm_lines_);
     for (const LineReq& l : warm_lines_) mem_.warm(l.line, l.sectors, in.op == Op::TMA_STORE);
     return advance(slot, now, now + 1);
   }
@@ -355,7 +352,7 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     case Op::TMA_STORE: {
       // A copy moves between global and shared memory, so it fits in a CTA's shared memory (this also
       // bounds the line list the TMA unit builds: a 4 GiB copy would hold 33 million lines in host memory).
-      const std::uint64_t bytes = in.op == Op::TMA_BULK ? in.bytes() : k_.tmap(in.map).box_bytes();
+      const std::uint64_t bytes = copy_bytes(k_, in);
       if (bytes > p_.max_smem_per_cta) [[unlikely]]
         throw UserError(fmt::format("{}: {}: a copy of {} bytes does not fit in a CTA's shared memory of {} bytes "
                                     "(sm.max_smem_per_cta)",

@@ -25,6 +25,18 @@ void row_lines(Addr lo, Addr hi, std::uint32_t line_bytes, std::vector<LineReq>&
 
 }  // namespace
 
+std::uint64_t copy_bytes(const trace::KernelInfo& k, const trace::Instr& in) {
+  return in.op == trace::Op::TMA_BULK ? in.bytes() : k.tmap(in.map).box_bytes();
+}
+
+void copy_lines(const trace::KernelInfo& k, const trace::Instr& in, std::uint32_t line_bytes,
+                std::vector<LineReq>& out) {
+  if (in.op == trace::Op::TMA_BULK)
+    bulk_lines(in.gmem, in.bytes(), line_bytes, out);
+  else
+    tensor_box_lines(k.tmap(in.map), in.gmem, true, line_bytes, out);
+}
+
 void bulk_lines(Addr addr, std::uint64_t bytes, std::uint32_t line_bytes, std::vector<LineReq>& out) {
   if (bytes) row_lines(addr, addr + bytes, line_bytes, out);
 }

@@ -24,6 +24,12 @@ void tensor_box_lines(const trace::TensorMap& m, Addr origin, bool dedup, std::u
 // Appends the requests of a contiguous copy of `bytes` bytes at `addr`.
 void bulk_lines(Addr addr, std::uint64_t bytes, std::uint32_t line_bytes, std::vector<LineReq>& out);
 
+// A TMA copy (TMA_TENSOR, TMA_BULK or TMA_STORE) of kernel `k`: the bytes it moves, and the lines
+// it requests with deduplication (what the functional paths, warming and span replay, run).
+std::uint64_t copy_bytes(const trace::KernelInfo& k, const trace::Instr& in);
+void copy_lines(const trace::KernelInfo& k, const trace::Instr& in, std::uint32_t line_bytes,
+                std::vector<LineReq>& out);
+
 // Sector mask of the byte range [lo, hi) within the line starting at `line`.
 std::uint8_t sector_mask(Addr line, Addr lo, Addr hi, std::uint32_t line_bytes);
 

@@ -317,17 +317,13 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
     c.lines += static_cast<double>(r.lines);
     c.read_bytes += 32.0 * static_cast<double>(r.read_sectors);
     c.write_bytes += 32.0 * static_cast<double>(r.written_sectors);
-    c.read_misses += static_cast<double>(r.read_misses);
-    c.evictions += static_cast<double>(r.evictions);
-    c.writebacks += static_cast<double>(r.writebacks);
     const SliceCounters& d = slices_[i]->counters();
     c.run_read_bytes += 32.0 * static_cast<double>(d.dram_read_sectors + r.read_sectors);
     c.run_write_bytes += 32.0 * static_cast<double>(d.dram_write_sectors + r.written_sectors);
     c.run_read_misses += static_cast<double>(d.read_misses + r.read_misses);
   }
   c.scale = static_cast<double>(num_slices()) / n;
-  c.read_bytes *= c.scale, c.write_bytes *= c.scale, c.read_misses *= c.scale;
-  c.evictions *= c.scale, c.writebacks *= c.scale;
+  c.read_bytes *= c.scale, c.write_bytes *= c.scale;
   c.run_read_bytes *= c.scale, c.run_write_bytes *= c.scale, c.run_read_misses *= c.scale;
   return c;
 }

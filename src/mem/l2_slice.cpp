@@ -283,12 +283,10 @@ void L2Slice::replay(std::uint64_t line, std::uint8_t sectors, bool write) {
   // The detailed lookup's rules without time: a whole-sector write allocates without reading, a
   // read fetches the sectors it lacks, a victim with dirty sectors writes them back.
   ++replayed_.lines;
-  if (!warm_dirty_.empty()) warm_dirty_.erase(line);
   const std::int32_t idx = tags_.find(line);
   if (idx != TagArray::kMiss) {
     const std::uint8_t missing = write ? 0 : static_cast<std::uint8_t>(sectors & ~tags_.valid(idx));
     if (missing) ++replayed_.read_misses, replayed_.read_sectors += popcount(missing);
-    if (tags_.shadow(idx)) tags_.set_shadow(idx, false);
     tags_.add_sectors(idx, sectors, write ? sectors : 0);
     tags_.touch(idx);
     return;

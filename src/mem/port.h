@@ -86,8 +86,6 @@ class MemorySystem {
     double scale = 0;           // all slices / replay slices
     double read_bytes = 0;      // of the skipped work: DRAM bytes the misses read, scaled
     double write_bytes = 0;     // of the skipped work: DRAM bytes the dirty victims wrote back, scaled
-    double read_misses = 0;     // of the skipped work: L2 read misses, scaled
-    double evictions = 0, writebacks = 0;  // of the skipped work: L2 victims and dirty victims, scaled
     double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;  // whole run, scaled
   };
   virtual void enable_replay(std::uint32_t /*stride*/) {}

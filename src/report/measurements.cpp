@@ -156,6 +156,20 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
       if (!v) user_error("{}: column '{}' is empty", where, c);
       return *v;
     };
+    // The columns every workload shares (the clock, the GPU), then the case joins the list.
+    auto add_case = [&](MeasuredCase& m) {
+      if (const std::string* c = cell("clock_mhz")) m.clock_mhz = positive_double(*c, where, "clock_mhz");
+      if (const std::string* c = cell("measured_clock_mhz")) {
+        if (m.clock_mhz > 0)
+          user_error("{}: give clock_mhz (the clock the GPU was set to) or measured_clock_mhz (the clock "
+                     "measured during the run), not both",
+                     where);
+        m.clock_mhz = positive_double(*c, where, "measured_clock_mhz");
+        m.clock_measured = true;
+      }
+      if (const std::string* g = cell("gpu")) m.gpu = *g;
+      cases.push_back(std::move(m));
+    };
     MeasuredCase m;
     m.where = where;
     m.name = required("case");
@@ -173,17 +187,7 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
         if (f[i].empty() || std::count(common_columns().begin(), common_columns().end(), c)) continue;
         m.shape.emplace_back(c, f[i]);
       }
-      if (const std::string* c = cell("clock_mhz")) m.clock_mhz = positive_double(*c, where, "clock_mhz");
-      if (const std::string* c = cell("measured_clock_mhz")) {
-        if (m.clock_mhz > 0)
-          user_error("{}: give clock_mhz (the clock the GPU was set to) or measured_clock_mhz (the clock "
-                     "measured during the run), not both",
-                     where);
-        m.clock_mhz = positive_double(*c, where, "measured_clock_mhz");
-        m.clock_measured = true;
-      }
-      if (const std::string* g = cell("gpu")) m.gpu = *g;
-      cases.push_back(std::move(m));
+      add_case(m);
       continue;
     }
     for (const auto& c : other_workload_columns())
@@ -207,17 +211,7 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
       }
       m.dtype = *d;
     }
-    if (const std::string* c = cell("clock_mhz")) m.clock_mhz = positive_double(*c, where, "clock_mhz");
-    if (const std::string* c = cell("measured_clock_mhz")) {
-      if (m.clock_mhz > 0)
-        user_error("{}: give clock_mhz (the clock the GPU was set to) or measured_clock_mhz (the clock "
-                   "measured during the run), not both",
-                   where);
-      m.clock_mhz = positive_double(*c, where, "measured_clock_mhz");
-      m.clock_measured = true;
-    }
-    if (const std::string* g = cell("gpu")) m.gpu = *g;
-    cases.push_back(std::move(m));
+    add_case(m);
   }
   if (cases.empty()) user_error("{}: no cases (only a header)", name);
   return cases;

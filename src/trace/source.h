@@ -44,11 +44,11 @@ class CopyReplay {
   virtual void replay(const Instr& copy, std::uint32_t cta, bool warm) = 0;
   // Bytes a copy moves (to find where a span's last L2-capacity of copies begins).
   virtual std::uint64_t bytes(const Instr& copy) const = 0;
-  // What the replay slices saw, scaled to the whole L2: DRAM bytes read and written, L2 read
-  // misses, victims and dirty victims (all zero when the memory model has no cache state).
+  // What the replay slices saw (all zero when the memory model has no cache state): lines
+  // replayed, the skipped work's DRAM bytes read and written scaled to the whole L2, and the whole
+  // run's DRAM bytes and L2 read misses estimated from the replay slices alone.
   struct Counts {
-    double lines = 0, scale = 0, read_bytes = 0, write_bytes = 0, read_misses = 0, evictions = 0, writebacks = 0;
-    // The whole run's DRAM bytes and L2 read misses, estimated from the replay slices alone.
+    double lines = 0, scale = 0, read_bytes = 0, write_bytes = 0;
     double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;
   };
   virtual Counts counts() const = 0;

@@ -3,6 +3,8 @@
 // softmax's dependency chains).
 #include "workload/bubbles.h"
 
+#include "sim/config.h"
+
 #include <cmath>
 
 namespace simfa::workload {
@@ -29,6 +31,20 @@ BubbleCosts compute_bubbles(int rows, int n, int d, int elem_bytes, int out_byte
   b.stsm_o = cdiv(o * out_bytes, r.smem_bytes);
   b.stsm_p = cdiv(s * elem_bytes, r.smem_bytes);
   return b;
+}
+
+PipeRates pipe_rates(const Config& cfg) {
+  PipeRates p{};
+  p.fp32 = static_cast<double>(cfg.i("sm.fp32_ops_per_cycle"));
+  p.alu = cfg.f("sm.alu_ops_per_cycle");
+  p.mufu = static_cast<double>(cfg.i("sm.mufu_ops_per_cycle"));
+  p.shfl = cfg.f("sm.shfl_ops_per_cycle");
+  p.fp32_latency = cfg.f("sm.fp32_latency");
+  p.alu_latency = cfg.f("sm.alu_latency");
+  p.mufu_latency = cfg.f("sm.mufu_latency");
+  p.shfl_latency = cfg.f("sm.shfl_latency");
+  p.smem_bytes = static_cast<int>(cfg.i("sm.smem_bytes_per_cycle"));
+  return p;
 }
 
 WarpPipeCycles warp_pipe_cycles(const PipeRates& r) {

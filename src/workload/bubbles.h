@@ -9,6 +9,10 @@
 #pragma once
 #include <cstdint>
 
+namespace simfa {
+class Config;
+}  // namespace simfa
+
 namespace simfa::workload {
 
 struct UnitRates {
@@ -25,6 +29,8 @@ struct PipeRates {
   double fp32_latency, alu_latency, mufu_latency, shfl_latency;
   int smem_bytes;
 };
+// The rates and latencies the configuration's sm.* keys give.
+PipeRates pipe_rates(const Config& cfg);
 
 // Cycles one warp instruction holds its pipe on one SM sub-partition: 32 lanes over the pipe's
 // lanes per cycle per sub-partition (a quarter of the SM's rate). Hopper: FP32 1, FMNMX/F2FP 2,

@@ -287,16 +287,8 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
   }
 
   k.mask_ops_per_element = cfg.f("fa3.mask_ops_per_element");
-  PipeRates& p = k.pipe_rates;
-  p.fp32 = static_cast<double>(cfg.i("sm.fp32_ops_per_cycle"));
-  p.alu = cfg.f("sm.alu_ops_per_cycle");
-  p.mufu = static_cast<double>(cfg.i("sm.mufu_ops_per_cycle"));
-  p.shfl = cfg.f("sm.shfl_ops_per_cycle");
-  p.fp32_latency = cfg.f("sm.fp32_latency");
-  p.alu_latency = cfg.f("sm.alu_latency");
-  p.mufu_latency = cfg.f("sm.mufu_latency");
-  p.shfl_latency = cfg.f("sm.shfl_latency");
-  p.smem_bytes = static_cast<int>(cfg.i("sm.smem_bytes_per_cycle"));
+  k.pipe_rates = pipe_rates(cfg);
+  const PipeRates& p = k.pipe_rates;
   const std::string& bcm = cfg.s("fa3.bubble_costs");
   if (bcm == "pipes" || (bcm == "auto" && !k.paper_recipe)) {
     k.bubbles = compute_bubbles_pipes(64, k.tile_n, k.head_dim, k.elem_bytes, k.out_bytes,

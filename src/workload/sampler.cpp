@@ -363,11 +363,14 @@ void Fa3Sampler::replay_span() {
   std::list<Recent> recent;  // distinct copies, oldest last use first
   std::unordered_map<std::uint64_t, std::list<Recent>::iterator> where;
   double recent_bytes = 0;
+  auto key_of = [](const trace::Instr& in) {  // the same copy: same tensor map (or none), origin and kind
+    return in.gmem * 0x9E3779B97F4A7C15ULL ^ (std::uint64_t{in.map} << 1) ^ static_cast<std::uint64_t>(in.op);
+  };
   auto use = [&](const trace::Instr& in, std::uint32_t cta) {
     const double b = static_cast<double>(replay_->bytes(in));
     if (b <= 0) return;
     replay_->replay(in, cta, false);
-    const std::uint64_t key = in.gmem * 0x9E3779B97F4A7C15ULL ^ (std::uint64_t{in.map} << 1) ^ static_cast<std::uint64_t>(in.op);
+    const std::uint64_t key = key_of(in);
     if (auto it = where.find(key); it != where.end()) {
       recent.splice(recent.end(), recent, it->second);
       return;
@@ -378,7 +381,7 @@ void Fa3Sampler::replay_span() {
     while (recent.size() > 1 && recent_bytes - recent.front().bytes >= p_.l2_bytes) {
       const trace::Instr& old = recent.front().copy;
       recent_bytes -= recent.front().bytes;
-      where.erase(old.gmem * 0x9E3779B97F4A7C15ULL ^ (std::uint64_t{old.map} << 1) ^ static_cast<std::uint64_t>(old.op));
+      where.erase(key_of(old));
       recent.pop_front();
     }
   };

@@ -39,7 +39,7 @@ struct SampleParams {
   int tail_blocks = 16;     // blocks at the end of every CTA that always run in detail
   int min_skip_blocks = 16; // a span shorter than this (per CTA) is not worth taking
   double tolerance = 0.01;
-  double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays  // steady state: block cost of the latest windows within this of the ones before
+  double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays
   static SampleParams from_config(const Config& cfg);
 };
 

@@ -81,6 +81,7 @@ TEST_P(SampledAgainstFull, LatencyAndWorkAgree) {
   EXPECT_LT(rel(rd_s, rd_f), 0.05) << "DRAM reads: sampled " << rd_s << ", full " << rd_f << "; " << r.note;
   // Write-backs are the O bytes stored less what is still dirty at the end; these grids store a
   // few MB into a 50 MB L2, so most of it stays: the error is measured against the stored bytes.
+  // O is 16-bit for every case here (FP16 inputs).
   const double o_bytes = static_cast<double>(c.s.batch * c.s.heads_q() * c.s.seqlen_q * c.s.head_dim * 2);
   const double wr_s = p.sampled.stat("dram__bytes_write.sum"), wr_f = p.full.stat("dram__bytes_write.sum");
   EXPECT_LT(std::abs(wr_s - wr_f), 0.02 * o_bytes) << "DRAM writes: sampled " << wr_s << ", full " << wr_f

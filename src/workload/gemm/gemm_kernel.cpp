@@ -135,16 +135,7 @@ GemmKernel resolve_gemm(const GemmShape& s, const Config& cfg, int num_sms) {
   if (grid == 0) grid = std::min<std::int64_t>(num_sms, k.total_tiles());
   k.grid = static_cast<std::uint32_t>(grid);
 
-  PipeRates p{};
-  p.fp32 = static_cast<double>(cfg.i("sm.fp32_ops_per_cycle"));
-  p.alu = cfg.f("sm.alu_ops_per_cycle");
-  p.mufu = static_cast<double>(cfg.i("sm.mufu_ops_per_cycle"));
-  p.shfl = cfg.f("sm.shfl_ops_per_cycle");
-  p.fp32_latency = cfg.f("sm.fp32_latency");
-  p.alu_latency = cfg.f("sm.alu_latency");
-  p.mufu_latency = cfg.f("sm.mufu_latency");
-  p.shfl_latency = cfg.f("sm.shfl_latency");
-  p.smem_bytes = static_cast<int>(cfg.i("sm.smem_bytes_per_cycle"));
+  const PipeRates p = pipe_rates(cfg);
   // The epilogue terms of FA3's bubble model for the consumer's rows x tile_n accumulators (the
   // softmax terms it also computes are not used).
   const BubbleCosts b = compute_bubbles_pipes(k.rows_per_consumer(), k.tile_n, k.tile_n, k.elem_bytes, k.out_bytes,
