@@ -49,6 +49,8 @@ void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_v
   cfg.set("gpu.clock", fmt::format("{}MHz", mhz), std::string(origin));
 }
 
+void require_simulatable(const Config&) {}  // the GPU presets are all Hopper parts
+
 ClockChoice apply_clock_model(Config& cfg) {
   ClockChoice c;
   c.requested_hz = cfg.f("gpu.clock");

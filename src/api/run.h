@@ -36,6 +36,8 @@ struct ClockChoice {
   std::string why;  // one line: "1531 MHz: power-limited (gpu.power_limited_clock, ...)"
 };
 ClockChoice apply_clock_model(Config& cfg);
+// UserError when the configuration's GPU is one the cycle simulator does not model.
+void require_simulatable(const Config& cfg);
 // Applies one ablation of the paper's Table 5 to a configuration. Throws UserError for an unknown name.
 void apply_ablation(Config& cfg, std::string_view name);
 const std::vector<std::string>& ablation_names();

@@ -9,18 +9,12 @@
 #include "cli/common.h"
 #include "cli/model_flags.h"
 #include "model/fields.h"
+#include "sim/csv.h"
 #include "sim/error.h"
 #include "sim/files.h"
 
 namespace simfa::cli {
 namespace {
-
-std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string r = "\"";
-  for (char c : s) r += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return r + "\"";
-}
 
 void write_csv(const std::string& path, const ModelRun& run) {
   OutputFile file(path);
@@ -39,7 +33,7 @@ void write_csv(const std::string& path, const ModelRun& run) {
     for (const auto& [k, v] : j.items()) {
       if (!first) line += ",";
       first = false;
-      if (v.is_string()) line += csv_escape(v.get<std::string>());
+      if (v.is_string()) line += csv_field(v.get<std::string>());
       else if (v.is_boolean()) line += v.get<bool>() ? "1" : "0";
       else if (v.is_number_integer()) line += std::to_string(v.get<std::int64_t>());
       else line += fmt::format("{:.17g}", v.get<double>());

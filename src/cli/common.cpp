@@ -8,24 +8,11 @@
 
 #include "sim/error.h"
 #include "sim/files.h"
+#include "sim/units.h"
 
 namespace simfa::cli {
 
-std::optional<double> parse_count_text(std::string_view t) {
-  double mult = 1;
-  if (!t.empty() && (t.back() == 'K' || t.back() == 'k')) mult = 1024, t.remove_suffix(1);
-  else if (!t.empty() && (t.back() == 'M' || t.back() == 'm')) mult = 1024.0 * 1024, t.remove_suffix(1);
-  if (t.empty()) return std::nullopt;
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(std::string(t), &used);
-  } catch (...) {
-    return std::nullopt;
-  }
-  if (used != t.size()) return std::nullopt;
-  return double(v) * mult;
-}
+std::optional<double> parse_count_text(std::string_view t) { return units::parse_count(t); }
 
 std::optional<double> parse_real_text(std::string_view t) {
   if (t.empty()) return std::nullopt;

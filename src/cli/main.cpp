@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/model_flags.h"
 #include "sim/error.h"
+#include "sim/version.h"
 
 namespace {
 
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   simfa::cli::install_interrupt_handler();
   CLI::App app{"simfa: cycle-level simulation of FlashAttention on Hopper GPUs"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "simfa 0.1.0");
+  app.set_version_flag("--version", fmt::format("simfa {} ({})", simfa::kSimfaVersion, simfa::kSimfaCommit));
   simfa::cli::add_trace_commands(app);
   simfa::cli::add_config_commands(app);
   simfa::cli::add_run_command(app);
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
   simfa::cli::add_microbench_command(app);
   simfa::cli::add_analyze_command(app);
   simfa::cli::add_plot_command(app);
+  simfa::cli::add_sweep_command(app);
   try {
     try {
       app.parse(argc, argv);

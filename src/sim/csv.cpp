@@ -65,4 +65,14 @@ CsvTable read_csv(const std::string& path, std::string_view what, CsvHeader head
   return parse_csv(in, path, header);
 }
 
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string r = "\"";
+  for (char c : s) {
+    if (c == '"') r += '"';
+    r += c;
+  }
+  return r + "\"";
+}
+
 }  // namespace simfa

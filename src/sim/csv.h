@@ -35,4 +35,9 @@ CsvTable read_csv(const std::string& path, std::string_view what, CsvHeader head
 // One line's fields, trimmed.
 std::vector<std::string> split_csv_line(std::string_view line);
 
+// A field for a CSV file simfa writes (RFC 4180): as is, or in double quotes (inner quotes doubled)
+// when it holds a comma, a quote or a line break. (The reader above takes only unquoted fields:
+// the files it reads are simfa's inputs, written by hand or by scripts.)
+std::string csv_field(std::string_view text);
+
 }  // namespace simfa

@@ -98,4 +98,57 @@ std::string format_bandwidth(double bps) {
   return fmt::format("{:g}B/s", bps);
 }
 
+std::optional<double> parse_count(std::string_view t) {
+  double mult = 1;
+  if (!t.empty() && (t.back() == 'K' || t.back() == 'k')) mult = 1024, t.remove_suffix(1);
+  else if (!t.empty() && (t.back() == 'M' || t.back() == 'm')) mult = 1024.0 * 1024, t.remove_suffix(1);
+  if (t.empty()) return std::nullopt;
+  long long v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
+  return double(v) * mult;
+}
+
+Range parse_range(std::string_view body, bool integer, std::size_t limit) {
+  Range r;
+  std::vector<std::string_view> parts;
+  for (std::size_t pos = 0;;) {
+    const auto c = body.find(':', pos);
+    parts.push_back(body.substr(pos, c == std::string_view::npos ? c : c - pos));
+    if (c == std::string_view::npos) break;
+    pos = c + 1;
+  }
+  auto fail = [&](std::string why) {
+    r.values.clear();
+    r.error = std::move(why);
+    return r;
+  };
+  if (parts.size() != 3)
+    return fail(fmt::format("a range is start:stop:step (or start:stop:*factor), got '{}'", body));
+  auto number = [&](std::string_view t) { return integer ? parse_count(t) : parse_number(t); };
+  const auto a = number(parts[0]), b = number(parts[1]);
+  const char* what = integer ? "an integer (K and M suffixes: 64K)" : "a number";
+  if (!a) return fail(fmt::format("start '{}' is not {}", parts[0], what));
+  if (!b) return fail(fmt::format("stop '{}' is not {}", parts[1], what));
+  if (*b < *a) return fail(fmt::format("stop {} is below start {}", parts[1], parts[0]));
+  if (!parts[2].empty() && parts[2][0] == '*') {
+    const auto f = parse_number(parts[2].substr(1));
+    if (!f || *f <= 1.0)
+      return fail(fmt::format("the factor after '*' must be a number above 1, got '{}'", parts[2].substr(1)));
+    if (*a <= 0) return fail("a geometric range needs a positive start");
+    for (double v = *a; v <= *b * (1 + 1e-12); v *= *f) {
+      if (r.values.size() >= limit) return fail(fmt::format("more than {} values", limit));
+      r.values.push_back(integer ? std::round(v) : v);
+    }
+  } else {
+    const auto step = number(parts[2]);
+    if (!step) return fail(fmt::format("step '{}' is not {}", parts[2], what));
+    if (*step <= 0) return fail(fmt::format("the step must be positive, got '{}'", parts[2]));
+    const double n = std::floor((*b - *a) / *step + 1e-9);
+    if (n >= double(limit)) return fail(fmt::format("more than {} values", limit));
+    for (double i = 0; i <= n; ++i) r.values.push_back(*a + i * *step);
+  }
+  return r;
+}
+
 }  // namespace simfa::units
