@@ -28,6 +28,18 @@ constexpr double kMaxPoints = 1e7;
 const char* const kTopKeys[] = {"name", "description", "run", "gpus", "workload", "max_points",
                                 "shape", "set", "zip", "variants"};
 
+// A table's entries in the order the file writes them (toml++ iterates its keys sorted).
+std::vector<std::pair<std::string, const toml::node*>> in_file_order(const toml::table& t) {
+  std::vector<std::pair<std::string, const toml::node*>> out;
+  for (const auto& [k, node] : t) out.emplace_back(std::string(k.str()), &node);
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    const auto& x = a.second->source().begin;
+    const auto& y = b.second->source().begin;
+    return x.line != y.line ? x.line < y.line : x.column < y.column;
+  });
+  return out;
+}
+
 class Parser {
  public:
   Parser(std::string file) : file_(std::move(file)) {}
@@ -96,10 +108,10 @@ class Parser {
   void config_entries(const toml::table& t, const std::string& prefix,
                       std::vector<std::pair<std::string, const toml::node*>>& out, int depth = 0) const {
     if (depth > 8) fail(line_of(t), "tables nested more than 8 deep");
-    for (const auto& [k, node] : t) {
-      const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
-      if (const auto* sub = node.as_table()) config_entries(*sub, key, out, depth + 1);
-      else out.emplace_back(key, &node);
+    for (const auto& [k, node] : in_file_order(t)) {
+      const std::string key = prefix.empty() ? k : prefix + "." + k;
+      if (const auto* sub = node->as_table()) config_entries(*sub, key, out, depth + 1);
+      else out.emplace_back(key, node);
     }
   }
 
@@ -158,13 +170,14 @@ Study parse_study_text(const std::string& text, const std::string& path) {
     throw UserError(fmt::format("{}:{}:{}: invalid TOML: {}", path, src.begin.line, src.begin.column,
                                 printable(e.description())));
   }
-  for (const auto& [k, node] : tbl) {
+  for (const auto& [k, nodep] : in_file_order(tbl)) {
+    const toml::node& node = *nodep;
     bool known = false;
-    for (const char* t : kTopKeys) known = known || k.str() == t;
+    for (const char* t : kTopKeys) known = known || k == t;
     if (!known) {
       std::string list;
       for (const char* t : kTopKeys) list += fmt::format("{}{}", list.empty() ? "" : ", ", t);
-      P.fail(Parser::line_of(node), fmt::format("unknown key '{}' (a study has: {})", printable(k.str()), list));
+      P.fail(Parser::line_of(node), fmt::format("unknown key '{}' (a study has: {})", printable(k), list));
     }
   }
   auto str = [&](const char* key, bool required) -> std::optional<std::string> {
@@ -191,7 +204,14 @@ Study parse_study_text(const std::string& text, const std::string& path) {
   try {
     kind = &workload_kinds().get(s.workload).make;
   } catch (const UserError& e) {
-    P.fail(Parser::line_of(*tbl.get("workload")), e.what());
+    std::string msg = e.what();
+    if (msg.rfind("--workload: ", 0) == 0) msg = msg.substr(12);
+    P.fail(Parser::line_of(*tbl.get("workload")), "workload: " + msg);
+  }
+  if (s.analyze && s.workload != "fa3") {
+    const toml::node* run = tbl.get("run");
+    P.fail(run ? Parser::line_of(*run) : Parser::line_of(*tbl.get("workload")),
+           fmt::format("the analytic model covers attention (workload fa3), not {}: set run = \"simulate\"", s.workload));
   }
   if (const toml::node* n = tbl.get("max_points")) {
     auto v = n->value<std::int64_t>();
@@ -222,11 +242,10 @@ Study parse_study_text(const std::string& text, const std::string& path) {
   if (const toml::node* n = tbl.get("shape")) {
     const auto* t = n->as_table();
     if (!t) P.fail(Parser::line_of(*n), "shape must be a table ([shape])");
-    for (const auto& [k, v] : *t) {
-      const std::string key(k.str());
-      if (v.is_table()) P.fail(Parser::line_of(v), fmt::format("[shape] {}: shape keys take values, not tables", key));
-      claim(key, Parser::line_of(v));
-      s.axes.push_back(shape_axis(key, v));
+    for (const auto& [key, v] : in_file_order(*t)) {
+      if (v->is_table()) P.fail(Parser::line_of(*v), fmt::format("[shape] {}: shape keys take values, not tables", key));
+      claim(key, Parser::line_of(*v));
+      s.axes.push_back(shape_axis(key, *v));
     }
   }
   if (const toml::node* n = tbl.get("set")) {
@@ -263,8 +282,9 @@ Study parse_study_text(const std::string& text, const std::string& path) {
   if (const toml::node* n = tbl.get("variants")) {
     const auto* t = n->as_table();
     if (!t) P.fail(Parser::line_of(*n), "variants must be a table ([variants], each entry a table of overrides)");
-    for (const auto& [k, v] : *t) {
-      Variant var{std::string(k.str()), {}, Parser::line_of(v)};
+    for (const auto& [name, vp] : in_file_order(*t)) {
+      const toml::node& v = *vp;
+      Variant var{name, {}, Parser::line_of(v)};
       if (var.name.empty()) P.fail(var.line, "[variants]: a variant without a name");
       const auto* vt = v.as_table();
       if (!vt)
@@ -345,6 +365,20 @@ Study parse_study_text(const std::string& text, const std::string& path) {
       try_point(p, v.line, fmt::format("{} = {}", a.key, quote(v.text)));
     }
   };
+  // Configuration values first, each alone on the first GPU: its key and type at its own line.
+  auto try_config = [&](const std::string& key, const Value& v) {
+    Config cfg = make_config(gpu_paths.front());
+    cfg.set(key, v.text, P.where(v.line));  // UserError "FILE:LINE: ..."
+  };
+  for (const auto& a : s.axes)
+    if (a.config)
+      for (const Value& v : a.values) try_config(a.key, v);
+  for (const auto& g : s.zips)
+    for (const auto& a : g)
+      if (a.config)
+        for (const Value& v : a.values) try_config(a.key, v);
+  for (const auto& var : s.variants)
+    for (const auto& [key, val] : var.sets) try_config(key, val);
   for (const auto& a : s.axes) try_axis(a);
   for (const auto& g : s.zips)
     for (const auto& a : g) try_axis(a);
