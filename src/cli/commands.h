@@ -11,4 +11,5 @@ void add_translate_command(CLI::App& app);       // cmd_translate.cpp
 void add_validate_command(CLI::App& app);        // cmd_validate.cpp
 void add_ablate_command(CLI::App& app);          // cmd_ablate.cpp
 void add_microbench_command(CLI::App& app);      // cmd_microbench.cpp
+void add_report_command(CLI::App& app);          // cmd_report.cpp
 }  // namespace simfa::cli
