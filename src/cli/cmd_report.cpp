@@ -20,12 +20,15 @@ void add_report_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("report", "an HTML page (tables, SVG charts) of a results database of simfa sweep");
   cmd->add_option("db", o->db, "the SQLite database simfa sweep --db wrote")->required();
   cmd->add_option("-o,--output", o->output, "HTML file to write (- for standard output)")->required()->check(output_file());
-  cmd->add_option("--study", o->page.studies, "only this study (repeatable; default: every study)");
+  cmd->add_option("--study", o->page.studies, "only this study (repeatable; default: every study)")
+      ->allow_extra_args(false);
   cmd->add_option("--title", o->page.title, "the page's title (default: simfa report: FILE)");
   cmd->callback([o] {
     const report::ResultsDb db = report::read_results_db(o->db);
     write_output_file(o->output, report::html_report(db, o->page));
-    const auto studies = o->page.studies.empty() ? db.study_names() : o->page.studies;
+    std::vector<std::string> studies;
+    for (const auto& s : o->page.studies.empty() ? db.study_names() : o->page.studies)
+      if (std::find(studies.begin(), studies.end(), s) == studies.end()) studies.push_back(s);
     std::size_t points = 0;
     for (const auto& row : db.points)
       points += std::count(studies.begin(), studies.end(), db.cell(row, "study").text);

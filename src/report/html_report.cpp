@@ -633,7 +633,9 @@ std::string file_name(const std::string& path) {
 
 std::string html_report(const ResultsDb& db, const HtmlReportOptions& o) {
   const auto all = db.study_names();
-  std::vector<std::string> names = o.studies.empty() ? all : o.studies;
+  std::vector<std::string> names;
+  for (const auto& n : o.studies.empty() ? all : o.studies)
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
   for (const auto& n : names)
     if (std::find(all.begin(), all.end(), n) == all.end())
       user_error("{}: no study '{}' (the database holds {})", db.path, n,

@@ -14,7 +14,7 @@
 namespace simfa::report {
 
 struct HtmlReportOptions {
-  std::vector<std::string> studies;  // only these, in this order (empty: every study, by name)
+  std::vector<std::string> studies;  // only these, in this order, once each (empty: every study, by name)
   std::string title;                 // empty: "simfa report: FILE" (the database's file name)
 };
 
