@@ -259,6 +259,7 @@ class StudyPage {
     c.height = 380;
     c.legend = LegendPlace::Below;
     c.tight_log = true;
+    c.yticks = TickStyle::Si;  // 200k, not 2e5
     double lo = 0, hi = 0;
     bool any = false;
     for (const auto& l : lines_)
@@ -280,7 +281,7 @@ class StudyPage {
         lo = any ? std::min(lo, y) : y, hi = any ? std::max(hi, y) : y;
         any = true;
       }
-    if (any && hi / lo >= 30) c.logy = true, c.yticks = TickStyle::Si;
+    if (any && hi / lo >= 30) c.logy = true;
   }
 
   struct Kind {
@@ -609,7 +610,7 @@ table.points, table.failed { font-size: 13px; }
 table.points td, table.points th { padding: 2px 6px; }
 table.points tr:nth-child(even) td, table.failed tr:nth-child(even) td { background: #f8f8f8; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-table.kv th { background: none; border: none; color: #555; font-weight: normal; padding-right: 18px; }
+table.kv th { background: none; border: none; color: #555; font-weight: normal; padding-right: 18px; white-space: nowrap; }
 table.kv td { border: none; }
 .ok { color: #23803a; }
 .bad { color: #b3261e; font-weight: bold; }

@@ -89,7 +89,7 @@ std::string label(double v, TickStyle s) {
     const double a = std::fabs(v);
     if (a >= 1e9) return fmt::format("{:g}G", v / 1e9);
     if (a >= 1e6) return fmt::format("{:g}M", v / 1e6);
-    if (a >= 1e3) return fmt::format("{:g}k", v / 1e3);
+    if (a >= 1e4) return fmt::format("{:g}k", v / 1e3);
     return fmt::format("{:g}", v);
   }
   if (s == TickStyle::Scientific || std::fabs(v) >= 1e5 || (v != 0 && std::fabs(v) < 1e-3)) {

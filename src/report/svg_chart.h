@@ -19,7 +19,7 @@ struct ChartSeries {
 };
 
 // Tick labels: Plain (1e5 and up in scientific notation), Tokens (16K; on a log axis, ticks at
-// powers of two), Scientific, Si (2k, 50k, 1M, 3G; no exponents).
+// powers of two), Scientific, Si (2000, 50k, 1M, 3G; no exponents).
 enum class TickStyle { Plain, Tokens, Scientific, Si };
 
 // Where the legend goes: inside the plot's top left corner, or under the x label (as many entries
