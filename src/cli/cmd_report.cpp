@@ -19,7 +19,9 @@ void add_report_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("report", "an HTML page (tables, SVG charts) of a results database of simfa sweep");
   cmd->add_option("db", o->db, "the SQLite database simfa sweep --db wrote")->required();
-  cmd->add_option("-o,--output", o->output, "HTML file to write (- for standard output)")->required()->check(output_file());
+  cmd->add_option("-o,--output", o->output, "HTML file to write (- for standard output)")
+      ->required()
+      ->check(output_file());
   cmd->add_option("--study", o->page.studies, "only this study (repeatable; default: every study)")
       ->allow_extra_args(false);
   cmd->add_option("--title", o->page.title, "the page's title (default: simfa report: FILE)");

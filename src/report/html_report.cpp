@@ -102,7 +102,8 @@ class StudyPage {
   std::size_t size() const { return rows_.size(); }
 
   std::string html() const {
-    std::string o = fmt::format("<section class=\"study\" id=\"{}\">\n<h2>Study <code>{}</code></h2>\n", anchor(), h(name_));
+    std::string o = fmt::format("<section class=\"study\" id=\"{}\">\n<h2>Study <code>{}</code></h2>\n", anchor(),
+                                h(name_));
     o += header();
     o += failed_table();
     if (rows_.empty()) {
@@ -224,7 +225,7 @@ class StudyPage {
     }
   }
 
-  // The first value `get` has among the points of `l` at `x`.
+  // The first value `get` has among `rows` (the points of a line at one x, in point order).
   static std::optional<double> first(const std::vector<const Row*>& rows, const Getter& get) {
     for (const Row* r : rows)
       if (auto v = get(*r)) return v;
@@ -236,6 +237,15 @@ class StudyPage {
       const DbCell& c = cell(r, col);
       if (c.null || !c.is_number) return std::nullopt;
       return c.number * scale;
+    };
+  }
+
+  // The analytic TFLOPS: model_flops / model_latency_us.
+  Getter model_tflops() const {
+    return [this](const Row& r) -> std::optional<double> {
+      const DbCell &f = cell(r, "model_flops"), &t = cell(r, "model_latency_us");
+      if (f.null || t.null || !f.is_number || !t.is_number || t.number <= 0) return std::nullopt;
+      return f.number / t.number / 1e6;
     };
   }
 
@@ -323,7 +333,8 @@ class StudyPage {
       if (line_used[i]) c.series.push_back(ChartSeries{lines_[i].label, {}, {}, lines_[i].color, true, false});
     if (kinds_used.size() > 1 || (kinds_used.size() == 1 && !kinds[*kinds_used.begin()].simulated))
       for (std::size_t k : kinds_used)
-        c.series.push_back(ChartSeries{kinds[k].name, {}, {}, kStyleGrey, true, kinds[k].simulated, !kinds[k].simulated});
+        c.series.push_back(
+            ChartSeries{kinds[k].name, {}, {}, kStyleGrey, true, kinds[k].simulated, !kinds[k].simulated});
     if (log_ok) maybe_logy(c);
     return c;
   }
@@ -387,14 +398,10 @@ class StudyPage {
   std::string charts() const {
     if (lines_.empty())
       return "<p class=\"note\">No charts: no point of this study has a numeric input to draw against.</p>\n";
-    const Getter model_tflops = [this](const Row& r) -> std::optional<double> {
-      const DbCell &f = cell(r, "model_flops"), &t = cell(r, "model_latency_us");
-      if (f.null || t.null || !f.is_number || !t.is_number || t.number <= 0) return std::nullopt;
-      return f.number / t.number / 1e6;
-    };
     std::vector<std::string> missing;
     std::string o;
-    auto section = [&](const std::string& heading, const std::string& note, const std::vector<std::pair<std::string, std::optional<Chart>>>& cs,
+    using Figures = std::vector<std::pair<std::string, std::optional<Chart>>>;  // data-chart kind, chart
+    auto section = [&](const std::string& heading, const std::string& note, const Figures& cs,
                        const std::string& what) {
       std::string figs;
       for (const auto& [kind, c] : cs)
@@ -415,10 +422,10 @@ class StudyPage {
                                       {"analytic model", column("model_latency_us"), false}},
                                      true)},
              {"tflops", lines_chart("Throughput", "TFLOPS",
-                                    {{"simulated", column("tflops"), true}, {"analytic model", model_tflops, false}},
+                                    {{"simulated", column("tflops"), true}, {"analytic model", model_tflops(), false}},
                                     false)}},
             "latency and throughput");
-    std::vector<std::pair<std::string, std::optional<Chart>>> traffic;
+    Figures traffic;
     traffic.emplace_back("l2", lines_chart("L2 traffic", "L2 traffic (GB)",
                                            {{"simulated", column("l2_bytes", 1e-9), true},
                                             {"analytic model", column("model_l2_bytes", 1e-9), false}},
@@ -496,7 +503,8 @@ class StudyPage {
         fixed.push_back(fmt::format("<code>{}</code> = {}", h(c), h(cell(*rows_.front(), c).text)));
     if (!fixed.empty()) row("fixed inputs", join(fixed, ", "));
     if (!lines_.empty() && !x_.empty())
-      row("charts", fmt::format("against <code>{}</code>; {} line{}{}", h(x_), lines_.size(), lines_.size() == 1 ? "" : "s",
+      row("charts", fmt::format("against <code>{}</code>; {} line{}{}", h(x_), lines_.size(),
+                                lines_.size() == 1 ? "" : "s",
                                 key_.empty() ? "" : h(fmt::format(" (one per {})", join(key_, " × ")))));
     o += "</table>\n";
     if (meta_ && !meta_->text.null && !meta_->text.text.empty())
@@ -540,11 +548,6 @@ class StudyPage {
       Getter get;
       bool percent = false;
     };
-    const Getter model_tflops = [this](const Row& r) -> std::optional<double> {
-      const DbCell &f = cell(r, "model_flops"), &t = cell(r, "model_latency_us");
-      if (f.null || t.null || !f.is_number || !t.is_number || t.number <= 0) return std::nullopt;
-      return f.number / t.number / 1e6;
-    };
     const std::vector<Out> outs = {{"latency µs", column("latency_us")},
                                    {"TFLOPS", column("tflops")},
                                    {"L2 GB", column("l2_bytes", 1e-9)},
@@ -553,7 +556,7 @@ class StudyPage {
                                    {"MUFU %", column("mufu_util", 100)},
                                    {"FP32 %", column("fp32_util", 100)},
                                    {"model latency µs", column("model_latency_us")},
-                                   {"model TFLOPS", model_tflops},
+                                   {"model TFLOPS", model_tflops()},
                                    {"model L2 GB", column("model_l2_bytes", 1e-9)},
                                    {"model DRAM GB", column("model_dram_bytes", 1e-9)}};
     std::vector<const Out*> shown;
@@ -610,7 +613,8 @@ table.points, table.failed { font-size: 13px; }
 table.points td, table.points th { padding: 2px 6px; }
 table.points tr:nth-child(even) td, table.failed tr:nth-child(even) td { background: #f8f8f8; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-table.kv th { background: none; border: none; color: #555; font-weight: normal; padding-right: 18px; white-space: nowrap; }
+table.kv th { background: none; border: none; color: #555; font-weight: normal; padding-right: 18px;
+  white-space: nowrap; }
 table.kv td { border: none; }
 .ok { color: #23803a; }
 .bad { color: #b3261e; font-weight: bold; }
