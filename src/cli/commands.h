@@ -12,4 +12,5 @@ void add_validate_command(CLI::App& app);        // cmd_validate.cpp
 void add_ablate_command(CLI::App& app);          // cmd_ablate.cpp
 void add_microbench_command(CLI::App& app);      // cmd_microbench.cpp
 void add_sweep_command(CLI::App& app);           // cmd_sweep.cpp (src/study)
+void add_report_command(CLI::App& app);          // cmd_report.cpp
 }  // namespace simfa::cli

@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   simfa::cli::add_analyze_command(app);
   simfa::cli::add_plot_command(app);
   simfa::cli::add_sweep_command(app);
+  simfa::cli::add_report_command(app);
   try {
     try {
       app.parse(argc, argv);
