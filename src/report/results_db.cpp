@@ -118,7 +118,7 @@ const DbCell& ResultsDb::cell(const std::vector<DbCell>& row, std::string_view n
 std::vector<std::string> ResultsDb::config_columns() const {
   std::vector<std::string> out;
   for (const auto& c : columns) {
-    bool fixed = false;
+    bool fixed = c == study::kRowIdColumn;
     for (const auto& f : study::kPointColumns) fixed |= f.name == c;
     if (!fixed) out.push_back(c);
   }

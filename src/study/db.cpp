@@ -83,7 +83,7 @@ ResultsDb::ResultsDb(const std::string& path, bool create) : path_(path) {
       throw UserError(fmt::format("{}: no table 'points': not a simfa results database (simfa sweep writes one)", path_));
     }
     if (create) {
-      std::string sql = "CREATE TABLE IF NOT EXISTS points (id INTEGER PRIMARY KEY";
+      std::string sql = fmt::format("CREATE TABLE IF NOT EXISTS points ({} INTEGER PRIMARY KEY", ident(kRowIdColumn));
       for (const Column& c : kPointColumns) sql += fmt::format(", {} {}", ident(c.name), sql_type(c.type));
       sql += ", UNIQUE(point_key))";
       exec(sql);
@@ -224,7 +224,7 @@ void ResultsDb::export_csv(std::ostream& out, const std::string& study) {
   }
   std::vector<std::string> cols;
   for (const auto& c : point_columns())
-    if (c != "id" && c != "json") cols.push_back(c);
+    if (c != kRowIdColumn && c != "json") cols.push_back(c);
   std::string sel, head;
   for (const auto& c : cols) {
     sel += (sel.empty() ? "" : ", ") + ident(c);

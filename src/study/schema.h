@@ -20,7 +20,11 @@ struct Column {
   std::string_view doc;
 };
 
-// Columns of table `points`, in order.
+// Table `points` starts with this column: INTEGER PRIMARY KEY, the order rows were stored in (not
+// part of a result: two sweeps of one study store the same rows in different orders).
+inline constexpr std::string_view kRowIdColumn = "id";
+
+// Columns of table `points` after the row id, in order.
 inline constexpr Column kPointColumns[] = {
     // Identity and inputs.
     {"study", ColumnType::Text, "the study's name"},

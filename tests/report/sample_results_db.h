@@ -37,16 +37,13 @@ inline std::string sql_type(study::ColumnType t) {
 
 // Creates tables `points` (schema.h's columns, then `config_columns` as TEXT) and `studies`.
 inline void create_results_tables(sqlite3* db, const std::vector<std::string>& config_columns) {
-  std::string sql = "CREATE TABLE points (";
-  bool first = true;
-  for (const auto& c : study::kPointColumns) {
-    sql += (first ? "\"" : ", \"") + std::string(c.name) + "\" " + sql_type(c.type);
-    first = false;
-  }
+  // As simfa sweep makes it (study/db.cpp): the row id first.
+  std::string sql = "CREATE TABLE points (\"" + std::string(study::kRowIdColumn) + "\" INTEGER PRIMARY KEY";
+  for (const auto& c : study::kPointColumns) sql += ", \"" + std::string(c.name) + "\" " + sql_type(c.type);
   for (const auto& c : config_columns) sql += ", \"" + c + "\" TEXT";
   sql_exec(db, sql + ")");
   sql = "CREATE TABLE studies (";
-  first = true;
+  bool first = true;
   for (const auto& c : study::kStudyColumns) {
     sql += (first ? "\"" : ", \"") + std::string(c.name) + "\" " + sql_type(c.type);
     first = false;
