@@ -80,6 +80,22 @@ void apply_ablation(Config& cfg, std::string_view name) {
   cfg.set(a.make.key, a.make.value, fmt::format("--ablate {}", name));
 }
 
+void require_simulatable(const Config& cfg) {
+  const auto& arch = core::gpu_archs().get(cfg.s("gpu.arch"));
+  if (arch.make.simulated) return;
+  user_error("gpu.arch = {} ({}, {}): simfa's cycle simulator models Hopper (sm_90) SMs only; simulating this GPU "
+             "would need {}. The analytic model covers it: simfa analyze, simfa plot, Python simfa.analyze",
+             arch.name, cfg.s("gpu.name"), cfg.origin("gpu.arch"), arch.make.missing);
+}
+
+void set_alias(Config& cfg, std::string_view key, std::string_view value, std::string_view origin) {
+  Config probe = cfg;
+  probe.set(key, value, origin);
+  if (cfg.origin(key) == "--set" && probe.render(key) != cfg.render(key))
+    user_error("{} {} contradicts --set {}={}: they name the same key; give one", origin, value, key, cfg.render(key));
+  cfg = std::move(probe);
+}
+
 Config make_config(std::string_view gpu, const std::vector<std::string>& sets,
                    const std::vector<std::string>& ablations) {
   Config cfg(param_registry());
@@ -174,6 +190,7 @@ class MemReplay final : public trace::CopyReplay {
 }  // namespace
 
 RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions& opts) {
+  require_simulatable(cfg);
   const core::GpuParams gp = core::gpu_params(cfg);
   Engine engine(opts.skip_idle);
   auto mem = mem::make_memory_system(cfg, engine, gp.num_sms);

@@ -24,6 +24,16 @@ const ParamRegistry& param_registry();
 // overrides in order, then the ablations ("no-lrc", "simple-hash", "no-dedup").
 Config make_config(std::string_view gpu, const std::vector<std::string>& sets = {},
                    const std::vector<std::string>& ablations = {});
+// UserError (exit 2) when the cycle simulator does not model the configuration's GPU architecture
+// (gpu.arch, core::gpu_archs(): every one but hopper), naming the architecture, where it was set
+// and what simulating it would need. Every simulating path calls it before it builds anything:
+// run_trace (simfa run, trace run, validate, ablate, microbench, Python simfa.run and run_trace)
+// and make_workload (trace gen too); a caller that simulates by other means calls it itself.
+void require_simulatable(const Config& cfg);
+// Sets configuration key `key` to `value` from an alias flag or keyword that names it
+// (`--tile-m 64` is `--set fa3.tile_m=64`), recording `origin` ("--tile-m"). UserError when the
+// value is bad (naming `origin` and the key) or when --set gave the key a different value.
+void set_alias(Config& cfg, std::string_view key, std::string_view value, std::string_view origin);
 // Sets the SM clock (`gpu.clock`) to `mhz` MHz, recording `origin`; UserError "`what` must be at
 // least 1 (MHz), got ..." below 1 MHz or for NaN.
 void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_view origin);
