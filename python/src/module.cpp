@@ -228,6 +228,7 @@ std::string run_trace_json(const std::vector<std::string>& paths, const std::str
                            const std::vector<std::string>& sets, const std::vector<std::string>& ablations,
                            bool skip_idle) {
   Config cfg = make_config(gpu, sets, ablations);
+  refuse_workload_keys(cfg, "simfa.run_trace", "the trace files are the kernel");
   apply_clock_model(cfg);  // as simfa trace run
   trace::MemoryTrace t = trace::read_trace_paths(paths);
   py::gil_scoped_release release;

@@ -88,6 +88,14 @@ void require_simulatable(const Config& cfg) {
              arch.name, cfg.s("gpu.name"), cfg.origin("gpu.arch"), arch.make.missing);
 }
 
+void refuse_workload_keys(const Config& cfg, std::string_view command, std::string_view why) {
+  for (const ParamDesc& d : cfg.registry().all())
+    for (std::string_view prefix : {"fa3.", "gemm.", "sample.", "model."})
+      if (cfg.origin(d.key) == "--set" && std::string_view(d.key).substr(0, prefix.size()) == prefix)
+        user_error("--set {}={}: {} does not read {}* keys, which configure a workload or the analytic model ({})",
+                   d.key, cfg.render(d.key), command, prefix, why);
+}
+
 void set_alias(Config& cfg, std::string_view key, std::string_view value, std::string_view origin) {
   Config probe = cfg;
   probe.set(key, value, origin);

@@ -30,6 +30,11 @@ Config make_config(std::string_view gpu, const std::vector<std::string>& sets = 
 // run_trace (simfa run, trace run, validate, ablate, microbench, Python simfa.run and run_trace)
 // and make_workload (trace gen too); a caller that simulates by other means calls it itself.
 void require_simulatable(const Config& cfg);
+// UserError for a --set key of a workload (fa3.*, gemm.*, sample.*) or of the analytic model
+// (model.*): for commands that run no workload (microbench, trace run, Python's run_trace), where such a key would be
+// accepted and ignored. `why` says what the command runs instead.
+void refuse_workload_keys(const Config& cfg, std::string_view command, std::string_view why);
+
 // Sets configuration key `key` to `value` from an alias flag or keyword that names it
 // (`--tile-m 64` is `--set fa3.tile_m=64`), recording `origin` ("--tile-m"). UserError when the
 // value is bad (naming `origin` and the key) or when --set gave the key a different value.

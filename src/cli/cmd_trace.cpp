@@ -30,6 +30,7 @@ void add_trace_commands(CLI::App& app) {
   run->callback([o] {
     std::ostream& out = report_stream({o->json});
     Config cfg = make_config(o->gpu);
+    refuse_workload_keys(cfg, "simfa trace run", "the trace files are the kernel");
     const ClockChoice clock = apply_clock_model(cfg);
     trace::MemoryTrace t = trace::read_trace_paths(o->paths);
     RunOptions ro;

@@ -195,3 +195,19 @@ TEST(Vocabulary, TheTableNamesRealFlagsAndKeys) {
 }
 
 }  // namespace
+
+namespace {
+
+// Commands that run no workload, and a workload that does not read the attention model, refuse
+// the keys they would otherwise accept and ignore.
+TEST(Vocabulary, KeysACommandDoesNotReadAreRefused) {
+  expect_error(simfa("microbench tma-latency --ws 1024 --quiet --set fa3.tile_m=64"),
+               "--set fa3.tile_m=64: simfa microbench does not read fa3.* keys", "microbench");
+  expect_error(simfa("trace run " + kExample + " --set sample.mode=on"),
+               "--set sample.mode=on: simfa trace run does not read sample.* keys", "trace run");
+  expect_error(simfa("run --workload gemm --m 256 --n 256 --k 256 --set model.occupancy=2"),
+               "model.occupancy = 2 (--set) configures the attention analytic model, which a gemm run does not use",
+               "gemm");
+}
+
+}  // namespace

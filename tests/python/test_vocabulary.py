@@ -82,3 +82,8 @@ def test_the_vocabulary_table_names_real_keywords():
             assert w in params, (t["quantity"], w)
         if t["key"] and t["key"] != "KEY":
             assert t["key"] in keys, t["key"]
+
+
+def test_run_trace_refuses_workload_keys(tmp_path):
+    with pytest.raises(ValueError, match="simfa.run_trace does not read fa3.\\* keys"):
+        simfa.run_trace(str(tmp_path), set={"fa3.tile_m": 64})
