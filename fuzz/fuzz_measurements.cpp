@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (cases.empty()) std::abort();
   for (const MeasuredCase& c : cases) {
-    if (c.name.empty() || c.batch < 1 || c.seqlen < 1 || c.kv_seqlen < 1 || c.heads < 1 || c.heads_kv < 1 ||
+    if (c.name.empty() || c.batch < 1 || c.seqlen < 1 || c.seqlen_kv < 1 || c.heads < 1 || c.heads_kv < 1 ||
         c.head_dim < 1 || !(c.measured_us > 0) || c.clock_mhz < 0 || c.heads % c.heads_kv != 0)
       std::abort();
   }

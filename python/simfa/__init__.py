@@ -21,6 +21,7 @@ from __future__ import annotations
 import json as _json
 import numbers as _numbers
 import os as _os
+import warnings as _warnings
 
 import numpy as _np
 
@@ -28,7 +29,7 @@ from . import _simfa
 
 __all__ = [
     "GpuSpec", "Results", "DEFAULT_FIELDS", "analyze", "gpu", "gpu_presets", "config", "config_keys", "models",
-    "fa3_tiles", "fields", "run", "run_trace", "workloads",
+    "fa3_tiles", "fields", "run", "run_trace", "workloads", "SimfaWarning", "model_config_keys", "vocabulary",
 ]
 
 GpuSpec = _simfa.GpuSpec
@@ -44,6 +45,17 @@ _SHAPE_FIELDS = ("batch", "seqlen_q", "seqlen_kv", "heads_kv", "group", "head_di
 
 def _all_fields():
     return list(_SHAPE_FIELDS) + [f[0] for f in _simfa.fields()]
+
+
+# The model's keywords that alias a configuration key (docs/configuration.md, "One vocabulary").
+_KEYWORD_KEYS = dict(tile_m="fa3.tile_m", tile_n="fa3.tile_n", occupancy="model.occupancy",
+                     num_sms="gpu.num_sms", splits="fa3.splits", l2_effective_mib="model.l2_effective")
+
+
+class SimfaWarning(UserWarning):
+    """What simfa says about a result beyond its numbers: a simulated time that is not the real
+    kernel's for this shape (``run``), assumed GPU figures or a kernel that does not run on the
+    GPU (``analyze``). The same lines ``simfa run`` and ``simfa analyze`` print as warnings."""
 
 
 # Keywords that accept numbers or numpy arrays (broadcast together).
@@ -114,6 +126,17 @@ def _gpu_spec(name, set):
     return _simfa.gpu_spec(name, _sets(set))
 
 
+def vocabulary():
+    """Every quantity with its name on the command line, as a configuration key, as a keyword here,
+    in a study file and as a column (docs/configuration.md, "One vocabulary"): a list of dicts."""
+    return list(_simfa.vocabulary())
+
+
+def model_config_keys():
+    """The configuration keys the analytic model reads (what ``analyze``'s ``set`` may name)."""
+    return list(_simfa.model_config_keys())
+
+
 def gpu_presets():
     """Names of the built-in GPU presets."""
     return list(_simfa.gpu_presets())
@@ -172,8 +195,8 @@ def _numeric_array(key, v):
 
 def analyze(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seqlen_kv=None,
             heads_kv=None, group=None, head_dim=None, dtype="fp16", causal=False, gpu="h800",
-            set=None, kernel="fa3", tile_m=None, tile_n=None, occupancy=None, num_sms=None,
-            l2_effective_mib=None, splits="auto", pack_gqa="auto", fields=None):
+            set=None, kernel=None, tile_m=None, tile_n=None, occupancy=None, num_sms=None,
+            l2_effective_mib=None, splits=None, pack_gqa=None, fields=None):
     """Evaluate the analytic model.
 
     Workload (the flags of ``simfa run``): ``model`` (llama3-8b/70b/405b: heads and head_dim of
@@ -181,33 +204,54 @@ def analyze(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seql
     override a preset); ``batch``; ``seqlen`` (L, and S unless ``seqlen_kv`` is given; 6144 when
     no length is given) or ``seqlen_q``; ``seqlen_kv``; ``dtype`` (fp16, bf16, fp8_e4m3);
     ``causal``.
-    GPU: ``gpu`` (preset name, TOML file or a GpuSpec) and ``set`` overrides.
-    Model knobs: ``kernel`` (fa3 or cutile), ``tile_m``, ``tile_n``, ``occupancy``, ``num_sms``,
-    ``l2_effective_mib``, ``splits`` ("auto" or an integer), ``pack_gqa`` ("auto", "on", "off").
+    GPU and kernel: ``gpu`` (preset name, TOML file or a GpuSpec) and ``set`` overrides of the
+    configuration keys the model reads (``model_config_keys()``: {"fa3.tile_m": 64,
+    "gpu.num_sms": 114, ...}; any other key is a ValueError, as ``simfa analyze --set`` is).
+    The model's keywords are aliases of keys (docs/configuration.md, "One vocabulary"):
+    ``kernel`` is fa3.kernel (fa3, simfa-attn or cutile), ``pack_gqa`` fa3.pack_gqa ("auto",
+    "on", "off" or a bool), ``splits`` fa3.splits ("auto" or integers), ``tile_m`` fa3.tile_m,
+    ``tile_n`` fa3.tile_n, ``occupancy`` model.occupancy, ``num_sms`` gpu.num_sms,
+    ``l2_effective_mib`` model.l2_effective in MiB. Giving a keyword and its key in ``set`` is a
+    ValueError.
 
     Every numeric keyword and ``causal`` accept numpy arrays; all arrays broadcast together and
     every output has their broadcast shape. ``fields`` selects the outputs: None for
     DEFAULT_FIELDS, "all" for everything, or a list of names (``simfa.fields()`` documents them,
     plus the resolved batch, seqlen_q, seqlen_kv, heads_kv, group, head_dim and causal).
-    Returns a Results dict (attribute access allowed).
+    Returns a Results dict (attribute access allowed). What the model says beyond the numbers
+    (assumed GPU figures, a kernel that does not run on the GPU's architecture) is raised as a
+    SimfaWarning.
     """
     given = dict(batch=batch, seqlen=seqlen, seqlen_q=seqlen_q, seqlen_kv=seqlen_kv,
                  heads_kv=heads_kv, group=group, head_dim=head_dim, tile_m=tile_m,
                  tile_n=tile_n, occupancy=occupancy, num_sms=num_sms,
                  l2_effective_mib=l2_effective_mib)
+    aliases = []  # (key, value, origin): keywords that name a configuration key
     if isinstance(splits, str):
         if splits != "auto":
             raise ValueError(f"splits (--splits): expected 'auto' or an integer, got {splits!r}")
-    else:
+        aliases.append(("fa3.splits", "0", "splits (--splits)"))
+    elif splits is not None:
         given["splits"] = splits
-    if isinstance(pack_gqa, bool):
+    if isinstance(pack_gqa, (bool, _np.bool_)):
         pack_gqa = "on" if pack_gqa else "off"
-    if not isinstance(pack_gqa, str):
-        raise ValueError(f"pack_gqa (--pack-gqa): expected 'auto', 'on', 'off' or a bool, "
-                         f"got {pack_gqa!r}")
-    model = _model_and_strings(model, dtype=dtype, kernel=kernel)
+    if pack_gqa is not None:
+        if not isinstance(pack_gqa, str):
+            raise ValueError(f"pack_gqa (--pack-gqa): expected 'auto', 'on', 'off' or a bool, "
+                             f"got {pack_gqa!r}")
+        aliases.append(("fa3.pack_gqa", pack_gqa, "pack_gqa (--pack-gqa)"))
+    if kernel is not None:
+        if not isinstance(kernel, str):
+            raise ValueError(f"kernel (--kernel): expected a string, got {kernel!r}")
+        aliases.append(("fa3.kernel", kernel, "kernel (--kernel)"))
+    model = _model_and_strings(model, dtype=dtype)
     if seqlen is None and seqlen_q is None and seqlen_kv is None:
         given["seqlen"] = 6144  # simfa run's default
+    sets = [] if isinstance(gpu, GpuSpec) and set is None else _sets(set)
+    set_keys = {s.split("=", 1)[0].strip() for s in sets}
+    for kw, key in _KEYWORD_KEYS.items():
+        if given.get(kw) is not None and key in set_keys:
+            raise ValueError(f"{kw} ({_flag(kw)}) and set {key!r} name the same key ({key}): give one")
 
     arrays = {k: _numeric_array(k, v) for k, v in given.items() if v is not None}
     causal_a = _np.asarray(causal)
@@ -229,9 +273,8 @@ def analyze(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seql
         if set is not None:
             raise ValueError("set (--set): give overrides with a preset name, not with a GpuSpec "
                              "(change the GpuSpec's attributes instead)")
-        spec = gpu
     else:
-        spec = _gpu_spec(gpu, set)
+        gpu = _gpu(gpu)
     if fields is None:
         wanted = list(DEFAULT_FIELDS)
     elif isinstance(fields, str):
@@ -241,7 +284,9 @@ def analyze(*, model="llama3-405b", batch=None, seqlen=None, seqlen_q=None, seql
     for f in wanted:
         if not isinstance(f, str):
             raise ValueError(f"fields: expected field names, got {f!r}")
-    raw = _simfa.analyze_batch(spec, model, dtype, kernel, pack_gqa, flat, n, wanted)
+    raw = _simfa.analyze_batch(gpu, sets, aliases, model, dtype, flat, n, wanted)
+    for w in raw.pop("__warnings"):
+        _warnings.warn(w, SimfaWarning, stacklevel=2)
 
     out = Results()
     for k, v in raw.items():
@@ -357,7 +402,10 @@ def run(*, workload="fa3", model=_UNSET, batch=None, seqlen=None, seqlen_q=None,
         inputs.append(("causal", "1"))
     text = _simfa.run_workload_json(workload, gpu, _sets(set), _names("ablate", ablate), inputs,
                                     None if clock_mhz is None else float(clock_mhz), not no_skip)
-    return Results(_json.loads(text))
+    out = Results(_json.loads(text))
+    for w in out.get("warnings", []):
+        _warnings.warn(w, SimfaWarning, stacklevel=2)
+    return out
 
 
 def run_trace(paths, *, gpu="h800", set=None, ablate=None, no_skip=False):

@@ -8,9 +8,11 @@
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <tuple>
 #include <string>
 #include <vector>
 
+#include "api/vocabulary.h"
 #include "api/workload.h"
 #include "api/run.h"
 #include "model/analysis.h"
@@ -55,15 +57,24 @@ Config make_cfg(const std::string& gpu, const std::vector<std::string>& sets) {
 // Evaluates n points. `arrays` maps input keywords to 1-D float64 arrays of length n (already
 // broadcast); absent keywords take their defaults. Returns {field: array}; text fields (regime,
 // bound) come back as uint8 codes with their names in "<field>__names".
-py::dict analyze_batch(const model::GpuSpec& gpu, const std::string& model_name,
-                       const std::string& dtype, const std::string& kernel,
-                       const std::string& pack_gqa, const py::dict& arrays, std::size_t n,
-                       const std::vector<std::string>& wanted) {
+// `gpu` is a preset name or TOML file (then `sets` apply, as --set) or a GpuSpec (then `sets` is
+// empty); `aliases` are (key, value, origin) of the keywords that name configuration keys (kernel is
+// fa3.kernel), set as the command line's alias flags are. The configuration gives the GpuSpec and
+// the kernel configuration every point starts from; a --set key the model does not read is a
+// UserError. The result also holds "__warnings": the model's warnings (model::model_warnings).
+py::dict analyze_batch(const py::object& gpu_arg, const std::vector<std::string>& sets,
+                       const std::vector<std::tuple<std::string, std::string, std::string>>& aliases,
+                       const std::string& model_name, const std::string& dtype, const py::dict& arrays,
+                       std::size_t n, const std::vector<std::string>& wanted) {
+  const bool given_spec = py::isinstance<model::GpuSpec>(gpu_arg);
+  Config cfg = make_config(given_spec ? std::string() : gpu_arg.cast<std::string>(), sets);
+  for (const auto& [key, value, origin] : aliases) set_alias(cfg, key, value, origin);
+  model::require_read_keys(cfg, "simfa.analyze");
+  const model::GpuSpec gpu = given_spec ? gpu_arg.cast<model::GpuSpec>() : model::GpuSpec::from_config(cfg);
   model::PointContext ctx;
   ctx.preset = model_name.empty() ? nullptr : &spec::find_model(model_name);
   ctx.dtype = spec::parse_dtype(dtype, "dtype (--dtype)");
-  ctx.kernel = model::parse_kernel(kernel, "kernel (--kernel)");
-  ctx.pack_gqa = model::parse_pack_gqa(pack_gqa, "pack_gqa (--pack-gqa)");
+  ctx.base = model::options_from_config(cfg);
 
   struct In {
     const char* key;
@@ -167,6 +178,7 @@ py::dict analyze_batch(const model::GpuSpec& gpu, const std::string& model_name,
     }
   }
   py::dict out;
+  out["__warnings"] = py::cast(model::model_warnings(gpu, ctx.base));
   for (int k = 0; k < 7; ++k)
     if (shape_ptr[k]) out[kShapeKeys[k]] = shape_out[std::size_t(k)];
   std::size_t ni = 0, ti = 0;
@@ -216,6 +228,7 @@ std::string run_trace_json(const std::vector<std::string>& paths, const std::str
                            const std::vector<std::string>& sets, const std::vector<std::string>& ablations,
                            bool skip_idle) {
   Config cfg = make_config(gpu, sets, ablations);
+  refuse_workload_keys(cfg, "simfa.run_trace", "the trace files are the kernel");
   apply_clock_model(cfg);  // as simfa trace run
   trace::MemoryTrace t = trace::read_trace_paths(paths);
   py::gil_scoped_release release;
@@ -246,6 +259,8 @@ PYBIND11_MODULE(_simfa, m) {
   py::class_<model::GpuSpec>(m, "GpuSpec", "GPU facts the analytic model uses")
       .def(py::init<>())
       .def_readwrite("name", &model::GpuSpec::name)
+      .def_readwrite("arch", &model::GpuSpec::arch)
+      .def_readwrite("assumed", &model::GpuSpec::assumed)
       .def_readwrite("num_sms", &model::GpuSpec::num_sms)
       .def_readwrite("clock_hz", &model::GpuSpec::clock_hz)
       .def_readwrite("l2_bytes", &model::GpuSpec::l2_bytes)
@@ -265,10 +280,12 @@ PYBIND11_MODULE(_simfa, m) {
 
   m.def("gpu_spec",
         [](const std::string& gpu, const std::vector<std::string>& sets) {
-          return model::GpuSpec::from_config(make_cfg(gpu, sets));
+          const Config cfg = make_cfg(gpu, sets);
+          model::require_read_keys(cfg, "simfa.gpu", model::gpu_config_keys());
+          return model::GpuSpec::from_config(cfg);
         },
         py::arg("gpu"), py::arg("sets") = std::vector<std::string>{},
-        "GpuSpec of a preset (h800, h100, h200, h800-pcie) or TOML file, after key=value overrides");
+        "GpuSpec of a preset (gpu_presets()) or TOML file, after key=value overrides of the keys it reads");
   m.def("config_json",
         [](const std::string& gpu, const std::vector<std::string>& sets) {
           return make_cfg(gpu, sets).to_json().dump();
@@ -316,8 +333,22 @@ PYBIND11_MODULE(_simfa, m) {
       out.append(py::make_tuple(f.name, f.unit, f.doc, f.text));
     return out;
   });
-  m.def("analyze_batch", &analyze_batch, py::arg("gpu"), py::arg("model"), py::arg("dtype"),
-        py::arg("kernel"), py::arg("pack_gqa"), py::arg("arrays"), py::arg("n"), py::arg("fields"));
+  m.def("analyze_batch", &analyze_batch, py::arg("gpu"), py::arg("sets"), py::arg("aliases"), py::arg("model"),
+        py::arg("dtype"), py::arg("arrays"), py::arg("n"), py::arg("fields"));
+  m.def("vocabulary", [] {
+    py::list out;
+    for (const Term& t : kVocabulary)
+      out.append(py::dict(py::arg("quantity") = std::string(t.quantity), py::arg("flag") = std::string(t.flag),
+                          py::arg("key") = std::string(t.key), py::arg("keyword") = std::string(t.keyword),
+                          py::arg("study") = std::string(t.study), py::arg("column") = std::string(t.column),
+                          py::arg("aliases") = std::string(t.aliases)));
+    return out;
+  });
+  m.def("model_config_keys", [] {
+    std::vector<std::string> out;
+    for (std::string_view k : model::config_keys_read()) out.emplace_back(k);
+    return out;
+  });
 
   // The cycle-level simulator; simfa/__init__.py wraps these as simfa.run and simfa.run_trace.
   m.def("run_workload_json", &run_workload_json, py::arg("workload"), py::arg("gpu"), py::arg("sets"),

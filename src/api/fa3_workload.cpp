@@ -44,7 +44,34 @@ std::unique_ptr<Workload> make_fa3_workload(const WorkloadArgs& args, const Conf
 }
 
 Fa3Workload::Fa3Workload(const spec::AttentionShape& s, const Config& cfg)
-    : shape_(s), src_(s, cfg, static_cast<int>(cfg.i("gpu.num_sms"))) {}
+    : shape_(s), src_(s, cfg, static_cast<int>(cfg.i("gpu.num_sms"))) {
+  if (std::string w = fa3_split_warning(cfg, src_.fa3(), static_cast<int>(cfg.i("gpu.num_sms"))); !w.empty())
+    warnings_.push_back(std::move(w));
+}
+
+std::string fa3_split_warning(const Config& cfg, const workload::Fa3Kernel& k, int num_sms) {
+  const std::int64_t splits = cfg.i("fa3.splits");
+  if (splits > 1)
+    user_error("fa3.splits = {} ({}): the cycle simulator synthesizes FA3 without split-KV (no split tiles, no "
+               "combine kernel); fa3.splits = 1 simulates the unsplit kernel (flash_attn_func), simfa analyze models "
+               "the split",
+               splits, cfg.origin("fa3.splits"));
+  if (splits == 1 || k.impl != workload::Impl::Fa3) return {};  // simfa-attn has no split-KV: its time is its own
+  // FA3's num_splits_heuristic (fa3-kernel.md §7) as the analytic model applies it: split forces
+  // PackGQA, so the M-blocks are those of the packed head.
+  const spec::AttentionShape& s = k.shape;
+  const std::int64_t m_packed = (s.seqlen_q * s.group + k.tile_m - 1) / k.tile_m;
+  const std::int64_t n_blocks = (s.seqlen_kv + k.tile_n - 1) / k.tile_n;
+  const int n = model::fa3_num_splits_heuristic(s.batch * s.heads_kv * m_packed, num_sms, n_blocks, m_packed,
+                                                s.seqlen_kv * 2 * s.head_dim * spec::dtype_bytes(s.dtype), s.causal);
+  if (n <= 1) return {};
+  return fmt::format(
+      "FA3's num_splits heuristic splits this shape's KV into {} pieces ({} query tiles of {} rows for {} SMs; "
+      "what flash_attn_with_kvcache launches, fa3-kernel.md §7), but the cycle simulator synthesizes the unsplit "
+      "kernel (flash_attn_func, num_splits = 1): the time reported is that kernel's. --set fa3.splits=1 simulates "
+      "it by name without this warning; simfa analyze models the split",
+      n, s.batch * s.heads_kv * m_packed, k.tile_m, num_sms);
+}
 
 double fa3_nominal_flops(const spec::AttentionShape& s) {
   const double f = 4.0 * s.batch * s.heads_q() * double(s.seqlen_q) * double(s.seqlen_kv) * s.head_dim;
@@ -90,6 +117,8 @@ model::Result fa3_analytic(const Config& cfg, const std::string& gpu_name, const
                            const workload::Fa3Kernel& k) {
   (void)gpu_name;
   model::ModelOptions opt;
+  opt.kernel = k.impl;
+  opt.occupancy = cfg.i("model.occupancy");
   opt.tile_m = k.tile_m;
   opt.tile_n = k.tile_n;
   opt.num_sms = static_cast<int>(cfg.i("gpu.num_sms"));

@@ -23,7 +23,7 @@ inline constexpr WorkloadKey kFa3Keys[] = {
     {"batch", "--batch", "batch size B"},
     {"seqlen", "--seqlen", "query sequence length L; S defaults to it"},
     {"seqlen_q", "--seqlen-q", "query sequence length L (same as seqlen)"},
-    {"seqlen_kv", "--kv-seqlen", "key/value sequence length S (default: L)"},
+    {"seqlen_kv", "--seqlen-kv", "key/value sequence length S (default: L)"},
     {"heads_kv", "--heads-kv", "KV heads H_KV (default: the model's)"},
     {"group", "--group", "query heads per KV head G (default: the model's)"},
     {"head_dim", "--head-dim", "head dimension D (default: the model's)"},
@@ -41,6 +41,11 @@ double fa3_nominal_flops(const spec::AttentionShape& s);
 // name, tiles, WarpGroups, stages, cluster, grid, scheduler and pipelining options.
 std::string fa3_workload_line(const spec::AttentionShape& s);
 std::string fa3_kernel_line(const workload::Fa3Kernel& k);
+
+// fa3.splits for the simulator: UserError for N > 1 (it synthesizes no split-KV); for 0 (FA3's
+// heuristic), the warning when the heuristic would split the shape under the kernel's tiles on
+// `num_sms` SMs, else "".
+std::string fa3_split_warning(const Config& cfg, const workload::Fa3Kernel& k, int num_sms);
 
 // The analytic model for the simulated kernel's shape, tiles, cluster and GPU (throws when the model
 // does not cover the configuration).
@@ -62,6 +67,9 @@ class Fa3Workload final : public Workload {
   std::vector<PipeUse> cuda_pipes(const RunResult& r, const Config& cfg) const override;
   std::string cuda_pipes_line(const std::vector<PipeUse>& pipes) const override;
   nlohmann::ordered_json shape_json() const override;
+  // FA3 would split this shape's KV (fa3.splits = 0 and FA3's heuristic says so) where the
+  // simulator runs the unsplit kernel.
+  std::vector<std::string> warnings() const override { return warnings_; }
 
   const spec::AttentionShape& shape() const { return shape_; }
   workload::Fa3Source& fa3_source() { return src_; }
@@ -69,6 +77,7 @@ class Fa3Workload final : public Workload {
  private:
   spec::AttentionShape shape_;
   workload::Fa3Source src_;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace simfa

@@ -31,6 +31,13 @@ GemmShape gemm_shape(const WorkloadArgs& a) {
 }
 
 std::unique_ptr<Workload> make_gemm_workload(const WorkloadArgs& args, const Config& cfg) {
+  // The GEMM's roofline reads model.dram_bandwidth only; the attention model's keys would be
+  // accepted and ignored.
+  for (const char* key : {"model.l2_effective", "model.l2_bytes_per_cycle", "model.occupancy"})
+    if (cfg.origin(key) == "--set")
+      user_error("{} = {} ({}) configures the attention analytic model, which a gemm run does not use (its "
+                 "roofline reads model.dram_bandwidth): drop it",
+                 key, cfg.render(key), cfg.origin(key));
   return std::make_unique<GemmWorkload>(gemm_shape(args), cfg);
 }
 

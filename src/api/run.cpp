@@ -49,8 +49,6 @@ void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_v
   cfg.set("gpu.clock", fmt::format("{}MHz", mhz), std::string(origin));
 }
 
-void require_simulatable(const Config&) {}  // the GPU presets are all Hopper parts
-
 ClockChoice apply_clock_model(Config& cfg) {
   ClockChoice c;
   c.requested_hz = cfg.f("gpu.clock");
@@ -80,6 +78,30 @@ ClockChoice apply_clock_model(Config& cfg) {
 void apply_ablation(Config& cfg, std::string_view name) {
   const auto& a = ablations().get(name);
   cfg.set(a.make.key, a.make.value, fmt::format("--ablate {}", name));
+}
+
+void require_simulatable(const Config& cfg) {
+  const auto& arch = core::gpu_archs().get(cfg.s("gpu.arch"));
+  if (arch.make.simulated) return;
+  user_error("gpu.arch = {} ({}, {}): simfa's cycle simulator models Hopper (sm_90) SMs only; simulating this GPU "
+             "would need {}. The analytic model covers it: simfa analyze, simfa plot, Python simfa.analyze",
+             arch.name, cfg.s("gpu.name"), cfg.origin("gpu.arch"), arch.make.missing);
+}
+
+void refuse_workload_keys(const Config& cfg, std::string_view command, std::string_view why) {
+  for (const ParamDesc& d : cfg.registry().all())
+    for (std::string_view prefix : {"fa3.", "gemm.", "sample.", "model."})
+      if (cfg.origin(d.key) == "--set" && std::string_view(d.key).substr(0, prefix.size()) == prefix)
+        user_error("--set {}={}: {} does not read {}* keys, which configure a workload or the analytic model ({})",
+                   d.key, cfg.render(d.key), command, prefix, why);
+}
+
+void set_alias(Config& cfg, std::string_view key, std::string_view value, std::string_view origin) {
+  Config probe = cfg;
+  probe.set(key, value, origin);
+  if (cfg.origin(key) == "--set" && probe.render(key) != cfg.render(key))
+    user_error("{} {} contradicts --set {}={}: they name the same key; give one", origin, value, key, cfg.render(key));
+  cfg = std::move(probe);
 }
 
 Config make_config(std::string_view gpu, const std::vector<std::string>& sets,
@@ -176,6 +198,7 @@ class MemReplay final : public trace::CopyReplay {
 }  // namespace
 
 RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions& opts) {
+  require_simulatable(cfg);
   const core::GpuParams gp = core::gpu_params(cfg);
   Engine engine(opts.skip_idle);
   auto mem = mem::make_memory_system(cfg, engine, gp.num_sms);

@@ -24,6 +24,21 @@ const ParamRegistry& param_registry();
 // overrides in order, then the ablations ("no-lrc", "simple-hash", "no-dedup").
 Config make_config(std::string_view gpu, const std::vector<std::string>& sets = {},
                    const std::vector<std::string>& ablations = {});
+// UserError (exit 2) when the cycle simulator does not model the configuration's GPU architecture
+// (gpu.arch, core::gpu_archs(): every one but hopper), naming the architecture, where it was set
+// and what simulating it would need. Every simulating path calls it before it builds anything:
+// run_trace (simfa run, trace run, validate, ablate, microbench, Python simfa.run and run_trace)
+// and make_workload (trace gen too); a caller that simulates by other means calls it itself.
+void require_simulatable(const Config& cfg);
+// UserError for a --set key of a workload (fa3.*, gemm.*, sample.*) or of the analytic model
+// (model.*): for commands that run no workload (microbench, trace run, Python's run_trace), where such a key would be
+// accepted and ignored. `why` says what the command runs instead.
+void refuse_workload_keys(const Config& cfg, std::string_view command, std::string_view why);
+
+// Sets configuration key `key` to `value` from an alias flag or keyword that names it
+// (`--tile-m 64` is `--set fa3.tile_m=64`), recording `origin` ("--tile-m"). UserError when the
+// value is bad (naming `origin` and the key) or when --set gave the key a different value.
+void set_alias(Config& cfg, std::string_view key, std::string_view value, std::string_view origin);
 // Sets the SM clock (`gpu.clock`) to `mhz` MHz, recording `origin`; UserError "`what` must be at
 // least 1 (MHz), got ..." below 1 MHz or for NaN.
 void set_clock_mhz(Config& cfg, double mhz, std::string_view what, std::string_view origin);
@@ -36,8 +51,6 @@ struct ClockChoice {
   std::string why;  // one line: "1531 MHz: power-limited (gpu.power_limited_clock, ...)"
 };
 ClockChoice apply_clock_model(Config& cfg);
-// UserError when the configuration's GPU is one the cycle simulator does not model.
-void require_simulatable(const Config& cfg);
 // Applies one ablation of the paper's Table 5 to a configuration. Throws UserError for an unknown name.
 void apply_ablation(Config& cfg, std::string_view name);
 const std::vector<std::string>& ablation_names();

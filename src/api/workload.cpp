@@ -97,6 +97,7 @@ std::optional<bool> WorkloadArgs::boolean(std::string_view key) const {
 }
 
 std::unique_ptr<Workload> make_workload(std::string_view name, const WorkloadArgs& args, const Config& cfg) {
+  require_simulatable(cfg);
   const WorkloadKind& kind = workload_kinds().get(name).make;
   std::string keys;
   for (std::size_t i = 0; i < kind.num_keys; ++i) keys += fmt::format("{}{}", i ? ", " : "", args.label(kind.keys[i].key));
@@ -118,6 +119,7 @@ std::unique_ptr<Workload> make_workload(std::string_view name, const WorkloadArg
 
 std::vector<PipeUse> Workload::cuda_pipes(const RunResult&, const Config&) const { return {}; }
 std::string Workload::cuda_pipes_line(const std::vector<PipeUse>&) const { return {}; }
+std::vector<std::string> Workload::warnings() const { return {}; }
 
 WorkloadFigures workload_figures(const Workload& w, const RunResult& r, const Config& cfg,
                                  const std::string& gpu_name) {
@@ -178,6 +180,7 @@ nlohmann::ordered_json workload_result_json(const Workload& w, const RunResult& 
   for (const PipeUse& p : f.pipes) pipes[p.name] = p.utilization;
   j["pipe_utilization"] = pipes;
   j["workload"] = w.shape_json();
+  j["warnings"] = w.warnings();
   if (f.analytic.ok)
     j["analytic"] = f.analytic.json;
   else

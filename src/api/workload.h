@@ -96,6 +96,12 @@ class Workload {
   virtual std::string cuda_pipes_line(const std::vector<PipeUse>& pipes) const;
   // The document's "workload" object: the shape and the kernel line.
   virtual nlohmann::ordered_json shape_json() const = 0;
+  // Why the simulated time may not be what the real kernel would take for this shape, one line
+  // each ("FA3's num_splits heuristic splits this shape's KV into 15 pieces, ..."): the run still
+  // happens; `simfa run` prints them as "simfa: warning: ..." on standard error, the JSON document
+  // lists them under "warnings", Python's simfa.run raises them as warnings. A shape the workload
+  // cannot model at all is a UserError of its factory instead.
+  virtual std::vector<std::string> warnings() const;
 };
 
 // A registry entry: the workload's shape keys and its factory. The factory checks the values
@@ -111,9 +117,10 @@ struct WorkloadKind {
 
 // Every workload, in one list ("--workload", "workload": an unknown name lists the choices).
 const VariantList<WorkloadKind>& workload_kinds();
-// Builds workload `name` from `args`. UserError for an unknown name, for a key the workload does
-// not take ("--head-dim does not apply to the gemm workload (its keys: ...)"), for a configuration
-// key of another workload that is set (fa3.tile_m on a GEMM run) and for bad values.
+// Builds workload `name` from `args`. UserError for a GPU the cycle simulator does not model
+// (require_simulatable), an unknown name, a key the workload does not take ("--head-dim does not
+// apply to the gemm workload (its keys: ...)"), a configuration key of another workload that is set
+// (fa3.tile_m on a GEMM run) and for bad values.
 std::unique_ptr<Workload> make_workload(std::string_view name, const WorkloadArgs& args, const Config& cfg);
 
 // What a finished run is reported with.
@@ -129,8 +136,8 @@ WorkloadFigures workload_figures(const Workload& w, const RunResult& r, const Co
 std::string workload_report(const Workload& w, const RunResult& r, const Config& cfg, const std::string& clock_why,
                             const WorkloadFigures& f);
 // result_json plus tflops, peak_fraction, l2_bytes, dram_read_bytes, dram_write_bytes,
-// pipe_utilization (tensor and the workload's pipes), workload (shape_json) and analytic (its
-// figures, or {"error": why}).
+// pipe_utilization (tensor and the workload's pipes), workload (shape_json), warnings (the
+// workload's, [] when none) and analytic (its figures, or {"error": why}).
 nlohmann::ordered_json workload_result_json(const Workload& w, const RunResult& r, const Config& cfg,
                                             const WorkloadFigures& f);
 // Runs the workload's trace on the configuration's GPU.

@@ -57,12 +57,14 @@ void add_ablate_command(CLI::App& app) {
     j["variants"] = nlohmann::ordered_json::array();
 
     if (!o->csv.empty()) {
-      for (const char* flag : {"--batch", "--seqlen", "--seqlen-q", "--kv-seqlen", "--heads-kv", "--group", "--head-dim", "--dtype",
+      for (const char* flag : {"--batch", "--seqlen", "--seqlen-q", "--seqlen-kv", "--heads-kv", "--group", "--head-dim", "--dtype",
                                "--causal", "--model", "--workload", "--m", "--n", "--k"})
         if (cmd->get_option(flag)->count())
           user_error("simfa ablate: {} cannot be combined with --measurements (the CSV gives each case's shape)", flag);
       const auto cases = report::read_measurements(o->csv);
-      for (const auto& v : variants) check_cases(cases, o->w.gpu, o->w.clock_mhz, v.empty() ? std::vector<std::string>{} : std::vector<std::string>{v});
+      for (const auto& v : variants)
+        check_cases(cases, o->w.gpu, o->w.clock_mhz, v.empty() ? std::vector<std::string>{} : std::vector<std::string>{v},
+                    /*warn=*/v.empty());
       out << fmt::format("{:<{}}  {:>8}  {:>12}\n", "Variant", w, "MAPE", "max |error|");
       for (const auto& v : variants) {
         std::vector<std::string> extra;

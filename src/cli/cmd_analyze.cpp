@@ -107,6 +107,10 @@ void add_analyze_command(CLI::App& app) {
       "  simfa analyze --model llama3-405b --seqlen 64K --gpu h800\n"
       "  simfa analyze --model llama3-405b --gpu h800 --sweep seqlen=16K:64K:8K --csv out.csv\n"
       "  simfa analyze --model llama3-8b --seqlen-q 1 --seqlen-kv 128K   (decode, split-KV)\n"
+      "  simfa analyze --model llama3-405b --gpu gb10 --kernel cutile --sweep seqlen=16K:64K:8K   (paper §6)\n"
+      "  simfa analyze --model llama3-405b --sweep fa3.tile_m=64,128,192 --set fa3.tile_n=128\n"
+      "The model's knobs are configuration keys (--set fa3.tile_m=64, docs/configuration.md); --kernel, --tile-m,\n"
+      "--tile-n, --occupancy, --num-sms, --l2-effective-mib, --splits and --pack-gqa are aliases of them.\n"
       "Field definitions: docs/analytic-model.md.");
   cmd->callback([o] {
     const ModelRun run = evaluate_model(o->flags);
@@ -114,6 +118,7 @@ void add_analyze_command(CLI::App& app) {
     if (!o->json.empty()) {
       nlohmann::ordered_json j;
       j["gpu"] = {{"name", run.gpu.name},
+                  {"arch", run.gpu.arch},
                   {"num_sms", run.gpu.num_sms},
                   {"clock_hz", run.gpu.clock_hz},
                   {"l2_bytes", run.gpu.l2_bytes},
@@ -124,6 +129,7 @@ void add_analyze_command(CLI::App& app) {
                   {"flops_per_cycle_fp8", run.gpu.flops_per_cycle_fp8}};
       j["model"] = run.model;
       j["swept"] = run.swept_keys;
+      j["warnings"] = run.warnings;
       nlohmann::ordered_json units;
       for (const auto& fd : model::result_fields()) units[fd.name] = fd.unit;
       j["units"] = units;

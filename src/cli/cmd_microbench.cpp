@@ -126,6 +126,9 @@ void run_command(const MbOpts& o) {
     points_from_csv(o.name, *measured, mo, !o.ws.empty());
   }
   Config base = make_config(o.gpu);
+  // The microbenchmarks build their own kernels: the workloads' keys and the analytic model's would
+  // be accepted and ignored.
+  refuse_workload_keys(base, "simfa microbench", "the microbenchmarks run their own kernels");
   // The simulated SM clock is the one the measurement ran at: --clock-mhz, else the measured
   // file's clock_mhz column, unless gpu.clock was given with --set (or --sweep, applied below).
   if (o.clock_mhz != 0) {

@@ -33,6 +33,7 @@ void add_run_command(CLI::App& app) {
     ClockChoice clock;
     const Config cfg = workload_config(o->w, &clock);
     const std::unique_ptr<Workload> w = make_workload(o->w, cfg);
+    for (const auto& warning : w->warnings()) std::cerr << "simfa: warning: " << warning << "\n";
     const int sms = static_cast<int>(cfg.i("gpu.num_sms"));
     RunOptions ro;
     ro.skip_idle = !o->no_skip;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "api/vocabulary.h"
 #include "cli/progress.h"
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -29,6 +30,7 @@ void add_trace_commands(CLI::App& app) {
   run->callback([o] {
     std::ostream& out = report_stream({o->json});
     Config cfg = make_config(o->gpu);
+    refuse_workload_keys(cfg, "simfa trace run", "the trace files are the kernel");
     const ClockChoice clock = apply_clock_model(cfg);
     trace::MemoryTrace t = trace::read_trace_paths(o->paths);
     RunOptions ro;
@@ -81,6 +83,21 @@ void add_config_commands(CLI::App& app) {
         std::cout << "| `" << d.key << "` | " << esc(value) << " | " << d.unit << " | " << esc(d.doc) << " | "
                   << esc(d.source) << " |\n";
       }
+      std::cout
+          << "\n## One vocabulary\n\n"
+             "A quantity has one name in each place it can be stated (src/api/vocabulary.h). The analytic "
+             "model's knobs are configuration keys: `simfa analyze --set fa3.tile_m=64` is `--tile-m 64`, "
+             "`--sweep` takes the same keys, and analyze refuses a `--set` key it does not read (`model.*`, "
+             "`fa3.kernel`, `fa3.tile_m`, `fa3.tile_n`, `fa3.pack_gqa`, `fa3.cluster`, `fa3.splits` and the GPU "
+             "keys it reads; `simfa.model_config_keys()` lists them). The simulating commands refuse a GPU whose "
+             "`gpu.arch` the cycle simulator does not model (`api::require_simulatable`).\n\n"
+             "| quantity | CLI flag | --set key | Python keyword | study-file key | CSV / JSON column | aliases |\n"
+             "|---|---|---|---|---|---|---|\n";
+      auto code = [&](std::string_view t) { return t.empty() ? std::string("-") : esc(std::string(t)); };
+      for (const Term& t : kVocabulary)
+        std::cout << "| " << esc(std::string(t.quantity)) << " | " << code(t.flag) << " | " << code(t.key) << " | "
+                  << code(t.keyword) << " | " << code(t.study) << " | " << code(t.column) << " | "
+                  << code(t.aliases) << " |\n";
       return;
     }
     std::cout << fmt::format("# GPU configuration '{}'\n", o->gpu);

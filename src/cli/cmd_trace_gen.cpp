@@ -29,6 +29,7 @@ void add_trace_gen_command(CLI::App& trace) {
                                   "instruction of the kernel (drop the key, or simulate with simfa run)",
                                   cfg.s("sample.mode"), cfg.origin("sample.mode")));
     const std::unique_ptr<Workload> w = make_workload(o->w, cfg);
+    for (const auto& warning : w->warnings()) std::cerr << "simfa: warning: " << warning << "\n";
     trace::TraceSource& src = w->source();
     trace::write_trace_dir(o->out, src);
     const auto& k = src.kernel();

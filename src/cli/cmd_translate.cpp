@@ -46,6 +46,7 @@ void add_translate_command(CLI::App& app) {
     opt.dtype16 = dt;
     Config cfg = make_config(o->gpu);
     if (!o->kernel.empty()) set_kernel(cfg, o->kernel);
+    require_simulatable(cfg);  // the trace is of a Hopper kernel, timed for this GPU's simulation
     translate::Fa3LogSource src(instr::read_log(o->log), cfg, static_cast<int>(cfg.i("gpu.num_sms")), opt);
     for (const auto& w : src.warnings()) std::cerr << "simfa: warning: " << w << "\n";
     const auto& k = src.kernel();

@@ -44,7 +44,7 @@ WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gp
   f.model = "none";
   f.batch = m.batch;
   f.seqlen = m.seqlen;
-  f.kv_seqlen = m.kv_seqlen;
+  f.seqlen_kv = m.seqlen_kv;
   f.heads_kv = m.heads_kv;
   f.group = m.heads_kv > 0 ? m.heads / m.heads_kv : 0;  // 0 (not given) on a row of another workload
   f.head_dim = m.head_dim;
@@ -78,12 +78,15 @@ std::unique_ptr<Workload> make_case_workload(const report::MeasuredCase& m, cons
 }
 
 CaseSetup setup_case(const report::MeasuredCase& m, const GpuOptions& gpu, double clock_mhz,
-                     const std::vector<std::string>& extra_ablations) {
+                     const std::vector<std::string>& extra_ablations, bool warn = false) {
   WorkloadFlags f = flags_for_case(m, gpu, clock_mhz);
   for (const auto& a : extra_ablations) f.gpu.ablations.push_back(a);
   try {
     CaseSetup c{f, workload_config(f)};
-    make_case_workload(m, c);  // the shape's errors now, before any run
+    const auto w = make_case_workload(m, c);  // the shape's errors now, before any run
+    if (warn)
+      for (const auto& text : w->warnings())
+        std::cerr << fmt::format("simfa: warning: {} (case '{}'): {}\n", m.where, m.name, text);
     return c;
   } catch (const UserError& e) {
     rethrow_for(m, e);
@@ -127,8 +130,8 @@ bool CaseLogs::has(const report::MeasuredCase& m) const {
 }
 
 void check_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu, double clock_mhz,
-                 const std::vector<std::string>& extra_ablations) {
-  for (const auto& m : cases) setup_case(m, gpu, clock_mhz, extra_ablations);
+                 const std::vector<std::string>& extra_ablations, bool warn) {
+  for (const auto& m : cases) setup_case(m, gpu, clock_mhz, extra_ablations, warn);
 }
 
 std::vector<report::CaseResult> run_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu,
@@ -217,7 +220,7 @@ void add_validate_command(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("--measurements", o->csv,
-                  "CSV with columns case,batch,seqlen,heads,head_dim,causal,measured_us (optional kv_seqlen,heads_kv,"
+                  "CSV with columns case,batch,seqlen,heads,head_dim,causal,measured_us (optional seqlen_kv,heads_kv,"
                   "dtype,clock_mhz,gpu; workload and a GEMM row's m,n,k: docs/validation.md)")
       ->required();
   add_gpu_options(cmd, o->gpu);
@@ -245,7 +248,7 @@ void add_validate_command(CLI::App& app) {
       user_error("--bubbles applies to cases simulated from logs: add --logs DIR");
     translate::parse_bubble_mode(o->logs.bubbles);  // a bad name fails before any run
     const auto cases = report::read_measurements(o->csv);
-    check_cases(cases, o->gpu, o->clock_mhz, {});  // every row's shape and GPU, before any run
+    check_cases(cases, o->gpu, o->clock_mhz, {}, /*warn=*/true);  // every row's shape and GPU, before any run
     if (with_logs) {
       std::error_code ec;
       if (!std::filesystem::is_directory(o->logs.dir, ec))

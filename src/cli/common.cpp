@@ -28,7 +28,9 @@ std::optional<double> parse_real_text(std::string_view t) {
 }
 
 void add_gpu_options(CLI::App* app, GpuOptions& o, bool ablate) {
-  app->add_option("--gpu", o.gpu, "GPU preset (h800, h100, h200, h800-pcie) or a TOML file")->capture_default_str();
+  std::string presets;
+  for (const auto& n : gpu_preset_names()) presets += (presets.empty() ? "" : ", ") + n;
+  app->add_option("--gpu", o.gpu, fmt::format("GPU preset ({}) or a TOML file", presets))->capture_default_str();
   app->add_option("--set", o.sets, "override a configuration key: --set key=value (repeatable)");
   if (ablate)
     app->add_option("--ablate", o.ablations, "paper Table 5 ablation: no-lrc, simple-hash, no-dedup (repeatable)");
@@ -36,13 +38,7 @@ void add_gpu_options(CLI::App* app, GpuOptions& o, bool ablate) {
 
 Config make_config(const GpuOptions& o) { return simfa::make_config(o.gpu, o.sets, o.ablations); }
 
-void set_kernel(Config& cfg, const std::string& name) {
-  if (name != "fa3" && name != "simfa-attn")
-    user_error("--kernel {}: expected fa3 (FlashAttention-3) or simfa-attn (simfa's own gpu/attn kernel)", name);
-  if (cfg.origin("fa3.kernel") != "default" && cfg.s("fa3.kernel") != name)
-    user_error("--kernel {} contradicts fa3.kernel = {} ({})", name, cfg.s("fa3.kernel"), cfg.origin("fa3.kernel"));
-  cfg.set("fa3.kernel", name, "--kernel");
-}
+void set_kernel(Config& cfg, const std::string& name) { set_alias(cfg, "fa3.kernel", name, "--kernel"); }
 
 void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
   write_output_file(path, j.dump(2) + "\n");

@@ -23,8 +23,8 @@ struct GpuOptions {
 // Adds --gpu, --set and (when `ablate`) --ablate to a subcommand.
 void add_gpu_options(CLI::App* app, GpuOptions& o, bool ablate = true);
 Config make_config(const GpuOptions& o);
-// `--kernel NAME` (fa3 | simfa-attn): sets fa3.kernel. UserError for another name, or when --set
-// gave fa3.kernel a different value.
+// `--kernel NAME` (fa3.kernel's choices): sets fa3.kernel as --set does (set_alias). UserError for
+// another name, or when --set gave fa3.kernel a different value.
 void set_kernel(Config& cfg, const std::string& name);
 
 // Writes JSON to a file with a trailing newline, atomically (sim/files.h: UserError naming the file

@@ -1,6 +1,7 @@
 // Command-line pieces shared by `simfa analyze` and `simfa plot`: the workload and model flags,
 // --sweep parsing, and evaluation of every sweep point through the analytic model.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,12 +16,15 @@
 
 namespace simfa::cli {
 
-// The workload flags are `simfa run`'s (cli/workload_flags.h, without --ablate); the model's own
-// flags are kept as text and parsed by the model's rules, so every error names its flag.
+// The workload flags are `simfa run`'s (cli/workload_flags.h, without --ablate). The model's
+// knobs are configuration keys (--set fa3.tile_m=64, docs/configuration.md "One vocabulary"); the
+// flags below are exact aliases of them, kept as text and set as --set would
+// (kModelAliases in model_flags.cpp): --kernel is fa3.kernel, --tile-m fa3.tile_m, --tile-n
+// fa3.tile_n, --occupancy model.occupancy, --num-sms gpu.num_sms, --l2-effective-mib
+// model.l2_effective (in MiB), --splits fa3.splits (auto = 0), --pack-gqa fa3.pack_gqa.
 struct ModelFlags {
   WorkloadFlags w;
-  std::string kernel = "fa3", tile_m, tile_n, occupancy, num_sms, l2_effective_mib;
-  std::string splits = "auto", pack_gqa = "auto";
+  std::string kernel, tile_m, tile_n, occupancy, num_sms, l2_effective_mib, splits, pack_gqa;
   std::vector<std::string> sweeps;
 };
 
@@ -33,6 +37,7 @@ void add_plot_command(CLI::App& app);
 struct ModelPoint {
   spec::AttentionShape shape;
   model::ModelOptions opt;
+  std::optional<model::GpuSpec> gpu;  // when a --sweep varies a GPU key: this point's GPU
   std::vector<double> swept;  // values of ModelRun::swept_keys at this point
   model::Result result;
 };
@@ -40,13 +45,18 @@ struct ModelPoint {
 struct ModelRun {
   model::GpuSpec gpu;
   std::string model;                     // preset name or ""
-  std::vector<std::string> swept_keys;   // canonical snake_case keys, in --sweep order
+  // Shape keys (seqlen, ...) and configuration keys (fa3.tile_m, ...; an old alias such as tile_m
+  // is named by its key), in --sweep order.
+  std::vector<std::string> swept_keys;
   std::vector<ModelPoint> points;        // cartesian product, last sweep fastest
+  // What the model says about the GPU and kernel beyond the numbers (model::model_warnings).
+  std::vector<std::string> warnings;
 };
 
 // Parses the flags, expands the sweeps and evaluates each point. Without --seqlen and --sweep,
 // `default_sweep` applies, or L = S = 6144 (simfa run's default) when it is empty. Throws
-// UserError naming the flag.
+// UserError naming the flag, and for a --set key the analytic model does not read. Prints the
+// run's warnings on standard error ("simfa: warning: ...").
 ModelRun evaluate_model(const ModelFlags& f, std::string_view default_sweep = "");
 
 // One point as a JSON object: inputs, then every model::result_fields() entry.

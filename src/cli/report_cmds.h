@@ -14,9 +14,10 @@ namespace simfa::cli {
 WorkloadFlags flags_for_case(const report::MeasuredCase& m, const GpuOptions& gpu, double clock_mhz);
 
 // Checks every case's shape and configuration (a UserError naming file:line and case) without
-// running anything, so a bad last row fails before the first long simulation.
+// running anything, so a bad last row fails before the first long simulation. With `warn`, prints
+// each case's workload warnings (Workload::warnings) on standard error, naming file:line and case.
 void check_cases(const std::vector<report::MeasuredCase>& cases, const GpuOptions& gpu, double clock_mhz,
-                 const std::vector<std::string>& extra_ablations);
+                 const std::vector<std::string>& extra_ablations, bool warn = false);
 
 // Instrumentation logs instead of synthesized traces (`simfa validate --logs`): the case named
 // NAME is simulated from DIR/NAME.evlog, translated as `simfa translate --bubbles BUBBLES` would.

@@ -53,7 +53,7 @@ void add_workload_flags(CLI::App* app, WorkloadFlags& f, bool ablate, bool workl
   app->add_option("--seqlen-q", f.seqlen_q, "query sequence length L (same as --seqlen)")
       ->transform(count_with_suffix())
       ->check(at_least(1, false));
-  app->add_option("--kv-seqlen,--seqlen-kv", f.kv_seqlen, "key/value sequence length S (default: L)")
+  app->add_option("--seqlen-kv,--kv-seqlen", f.seqlen_kv, "key/value sequence length S (default: L; --kv-seqlen is the same flag)")
       ->transform(count_with_suffix())
       ->check(at_least(1, false));
   app->add_option("--heads-kv", f.heads_kv, "KV heads H_KV (default: the model's)")->check(at_least(1, false));
@@ -79,7 +79,7 @@ model::PointInputs point_inputs(const WorkloadFlags& f) {
   in.batch = double(f.batch);
   if (f.seqlen) in.seqlen = double(*f.seqlen);
   in.seqlen_q = given(f.seqlen_q);
-  in.seqlen_kv = given(f.kv_seqlen);
+  in.seqlen_kv = given(f.seqlen_kv);
   in.heads_kv = given(f.heads_kv);
   in.group = given(f.group);
   in.head_dim = given(f.head_dim);
@@ -105,7 +105,7 @@ constexpr FlagValue kFlagValues[] = {
        return f.seqlen ? std::optional<std::string>(std::to_string(*f.seqlen)) : std::nullopt;
      }},
     {"seqlen_q", [](const WorkloadFlags& f) { return count_or_none(f.seqlen_q); }},
-    {"seqlen_kv", [](const WorkloadFlags& f) { return count_or_none(f.kv_seqlen); }},
+    {"seqlen_kv", [](const WorkloadFlags& f) { return count_or_none(f.seqlen_kv); }},
     {"heads_kv", [](const WorkloadFlags& f) { return count_or_none(f.heads_kv); }},
     {"group", [](const WorkloadFlags& f) { return count_or_none(f.group); }},
     {"head_dim", [](const WorkloadFlags& f) { return count_or_none(f.head_dim); }},

@@ -27,7 +27,7 @@ struct WorkloadFlags {
   std::string model = "llama3-405b";  // preset for heads and head_dim; "none" = give them all
   std::int64_t batch = 1;
   std::optional<std::int64_t> seqlen;                    // none given: L = S = kDefaultSeqlen
-  std::int64_t seqlen_q = 0, kv_seqlen = 0;              // 0: not given
+  std::int64_t seqlen_q = 0, seqlen_kv = 0;              // 0: not given
   std::int64_t heads_kv = 0, group = 0, head_dim = 0;    // 0: from the model preset
   std::int64_t m = 0, n = 0, k = 0;                      // GEMM; 0: not given
   std::string dtype = "fp16";
@@ -37,8 +37,8 @@ struct WorkloadFlags {
   GpuOptions gpu;
 };
 
-// Adds --workload, the attention flags --model, --batch, --seqlen, --seqlen-q, --kv-seqlen
-// (--seqlen-kv), --heads-kv, --group, --head-dim, --dtype, --causal, the GEMM flags --m, --n, --k,
+// Adds --workload, the attention flags --model, --batch, --seqlen, --seqlen-q, --seqlen-kv
+// (alias --kv-seqlen), --heads-kv, --group, --head-dim, --dtype, --causal, the GEMM flags --m, --n, --k,
 // then --clock-mhz and the GPU options (--gpu, --set, and --ablate when `ablate`). Without
 // `workloads` (the analytic model of attention: simfa analyze, simfa plot), no --workload and no
 // GEMM flags.

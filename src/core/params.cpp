@@ -16,7 +16,33 @@ constinit const Variant<ClockModel> kPowerLimitedClock{
     ClockModel::PowerLimited};
 constinit const Variant<ClockModel> kFixedClock{
     "fixed", "gpu.clock as given (a clock measured during the run; a part that holds its lock)", ClockModel::Fixed};
+constinit const Variant<ArchSupport> kHopper{
+    "hopper",
+    "sm_90 (H100, H200, H800): WGMMA tensor cores, TMA, mbarriers, thread-block clusters; what the cycle simulator "
+    "models",
+    {true, ""}};
+constinit const Variant<ArchSupport> kBlackwell{
+    "blackwell",
+    "sm_100 (B200, GB200): tensor cores issued by tcgen05.mma (UMMA) with accumulators in tensor memory; the "
+    "analytic model only",
+    {false,
+     "tcgen05 UMMA (MMA issued by one thread, accumulators in the 256 KB of tensor memory per SM; sm_100 has no "
+     "WGMMA, which is the simulator's tensor-core model), tensor memory and its tcgen05.ld/st/cp traffic, "
+     "CTA-pair (2-SM) UMMA, and a Blackwell attention kernel (FlashAttention-4, cuTile) to synthesize traces of"}};
+constinit const Variant<ArchSupport> kBlackwellSm12x{
+    "blackwell-sm12x",
+    "compute capability 12.x (GB10, RTX 50 series): tensor cores issued by warp-level mma.sync, neither WGMMA nor "
+    "tcgen05; the analytic model only",
+    {false,
+     "warp-level mma.sync tensor cores (compute capability 12.x has neither WGMMA, which is the simulator's "
+     "tensor-core model, nor tcgen05 and tensor memory), an LPDDR5X memory model (the simulator's DRAM is HBM), "
+     "and the attention kernel that runs there (the paper's §6: cuTile) to synthesize traces of"}};
 }  // namespace
+
+const VariantList<ArchSupport>& gpu_archs() {
+  static const VariantList<ArchSupport> list("gpu.arch", "GPU architecture", {&kHopper, &kBlackwell, &kBlackwellSm12x});
+  return list;
+}
 
 const VariantList<ClockModel>& clock_models() {
   static const VariantList<ClockModel> list("gpu.clock_model", "clock model", {&kPowerLimitedClock, &kFixedClock});
@@ -26,6 +52,14 @@ const VariantList<ClockModel>& clock_models() {
 void register_core_params(ParamRegistry& r) {
   using T = ParamType;
   r.add({"gpu.name", T::String, "H800 SXM5", "", "GPU model name (informational)", "preset"});
+  r.add(variant_param("gpu.arch", "hopper",
+                      "GPU architecture; simulating paths (run, trace gen/run, validate, ablate, microbench, Python "
+                      "simfa.run) refuse one the cycle simulator does not model, analyze covers all",
+                      "per preset (../shared/reference/hardware.md)", gpu_archs()));
+  r.add({"gpu.assumed", T::String, "", "",
+         "configuration keys (comma-separated) whose values in this GPU description are assumptions, not published "
+         "or measured figures; simfa analyze names them in a warning",
+         "per preset (each preset's comments say why)"});
   r.add({"gpu.num_sms", T::Int, "132", "SMs", "streaming multiprocessors", "paper Table 2 (H800 SXM)", 1, 4096});
   r.add({"gpu.clock", T::Frequency, "1830MHz", "Hz",
          "SM clock the GPU is set to (locked or boost); all core cycles are of the clock a run uses "

@@ -97,6 +97,15 @@ GpuParams gpu_params(const Config& cfg);
 enum class ClockModel : std::uint8_t { PowerLimited, Fixed };
 const VariantList<ClockModel>& clock_models();
 
+// gpu.arch: the GPU's architecture, and whether the cycle simulator models its SMs. The simulator
+// models Hopper's (sm_90); the analytic model covers every architecture. A simulating path refuses
+// the others through api::require_simulatable, naming what the simulator lacks for them.
+struct ArchSupport {
+  bool simulated;            // the simulator's SM model (WGMMA, TMA, mbarriers, clusters) is this one's
+  std::string_view missing;  // simulated = false: what simulating it would need, for the refusal
+};
+const VariantList<ArchSupport>& gpu_archs();
+
 void register_core_params(ParamRegistry& reg);
 
 }  // namespace simfa::core

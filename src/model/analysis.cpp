@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "model/tiles.h"
 #include "sim/error.h"
@@ -15,12 +16,16 @@ using spec::AttentionShape;
 using spec::DType;
 using i64 = std::int64_t;
 
-std::string_view kernel_name(Kernel k) { return k == Kernel::Fa3 ? "fa3" : "cutile"; }
+std::string_view kernel_name(Kernel k) {
+  for (const auto* v : spec::attention_kernels().all())
+    if (v->make == k) return v->name;
+  return "?";
+}
 
 Kernel parse_kernel(std::string_view text, std::string_view flag) {
-  if (text == "fa3") return Kernel::Fa3;
-  if (text == "cutile") return Kernel::CuTile;
-  user_error("{}: unknown kernel '{}' (expected fa3 or cutile)", flag, text);
+  for (const auto* v : spec::attention_kernels().all())
+    if (v->name == text) return v->make;
+  user_error("{}: unknown kernel '{}' (expected one of: {})", flag, text, spec::attention_kernels().names_text());
 }
 
 std::string_view pack_gqa_name(PackGqa p) {
@@ -108,11 +113,29 @@ Result analyze(const AttentionShape& shape, const GpuSpec& gpu, const ModelOptio
   const i64 L = shape.seqlen_q, S = shape.seqlen_kv, G = shape.group, D = shape.head_dim;
   const i64 P = spec::dtype_bytes(shape.dtype), P_out = spec::dtype_out_bytes(shape.dtype);
 
-  // Kernel configuration: tiles and occupancy from FA3's table (or cuTile's), unless given.
+  // Kernel configuration: tiles and occupancy from FA3's table (or cuTile's, or simfa-attn's), unless
+  // given. FA3's table also says whether the shape may cluster; it rejects head dimensions FA3 does
+  // not support, so it is read only when needed or when it cannot fail.
+  const bool need_table = opt.tile_m == 0 || opt.tile_n == 0 || opt.occupancy == 0;
   spec::Fa3TileConfig tiles;
-  if (opt.tile_m == 0 || opt.tile_n == 0 || opt.occupancy == 0)
-    tiles = opt.kernel == Kernel::Fa3 ? spec::fa3_default_tiles(D, shape.dtype, shape.causal)
-                                      : spec::cutile_tiles();
+  switch (opt.kernel) {
+    case Kernel::Fa3:
+      if (need_table || (D <= 256 && D % (shape.dtype == DType::FP8_E4M3 ? 16 : 8) == 0))
+        tiles = spec::fa3_default_tiles(D, shape.dtype, shape.causal);
+      break;
+    case Kernel::SimfaAttn:
+      spec::simfa_attn_check(shape);
+      tiles = spec::simfa_attn_tiles();
+      for (auto [key, given, own] : {std::tuple{"fa3.tile_m", opt.tile_m, i64{tiles.tile_m}},
+                                     std::tuple{"fa3.tile_n", opt.tile_n, i64{tiles.tile_n}}})
+        if (given != 0 && given != own)
+          user_error("{} = {}: fa3.kernel = simfa-attn is compiled for {}; leave {} at 0", key, given, own, key);
+      if (opt.pack_gqa == PackGqa::On) user_error("fa3.pack_gqa = on: fa3.kernel = simfa-attn has no PackGQA");
+      if (opt.num_splits > 1) user_error("fa3.splits = {}: fa3.kernel = simfa-attn has no split-KV", opt.num_splits);
+      if (opt.cluster > 1) user_error("fa3.cluster = {}: fa3.kernel = simfa-attn has no cluster", opt.cluster);
+      break;
+    case Kernel::CuTile: tiles = spec::cutile_tiles(); break;
+  }
   r.tile_m = opt.tile_m ? opt.tile_m : tiles.tile_m;
   r.tile_n = opt.tile_n ? opt.tile_n : tiles.tile_n;
   r.occupancy = opt.occupancy ? opt.occupancy : tiles.ctas_per_sm;
@@ -121,7 +144,7 @@ Result analyze(const AttentionShape& shape, const GpuSpec& gpu, const ModelOptio
   const i64 T_M = r.tile_m, T_N = r.tile_n, n_conc = r.num_sms * r.occupancy;
   const i64 n_blocks = (S + T_N - 1) / T_N;
 
-  // Split-KV (FA3 heuristic when asked for; cuTile never splits on its own).
+  // Split-KV (FA3 heuristic when asked for; cuTile and simfa-attn never split on their own).
   if (opt.num_splits == 0) {
     if (opt.kernel == Kernel::Fa3) {
       const i64 m_packed = (L * G + T_M - 1) / T_M;
@@ -143,7 +166,7 @@ Result analyze(const AttentionShape& shape, const GpuSpec& gpu, const ModelOptio
     case PackGqa::On: r.pack_gqa = true; break;
     case PackGqa::Off:
       if (s > 1 && opt.kernel == Kernel::Fa3)
-        user_error("--pack-gqa off conflicts with {} splits: FA3 always packs GQA when it splits",
+        user_error("fa3.pack_gqa = off (--pack-gqa) conflicts with {} splits: FA3 always packs GQA when it splits",
                    s);
       r.pack_gqa = false;
       break;
@@ -153,10 +176,18 @@ Result analyze(const AttentionShape& shape, const GpuSpec& gpu, const ModelOptio
       break;
   }
   r.pack_gqa = r.pack_gqa && G > 1;  // packing one head per KV head changes nothing
-  r.cluster = opt.cluster != 0 ? opt.cluster
-              : opt.kernel == Kernel::Fa3 && opt.tile_m == 0 && opt.tile_n == 0
-                  ? spec::fa3_cluster_size(shape, tiles, s > 1, r.pack_gqa)
-                  : 1;
+  // Cluster: FA3's launch rule for the tiles in use (the rule of the simulator's FA3, so a given
+  // fa3.tile_m or fa3.tile_n clusters as it does there).
+  if (opt.cluster != 0) {
+    r.cluster = opt.cluster;
+  } else if (opt.kernel == Kernel::Fa3 && tiles.tile_m > 0) {
+    spec::Fa3TileConfig used = tiles;
+    used.tile_m = int(T_M);
+    used.tile_n = int(T_N);
+    r.cluster = spec::fa3_cluster_size(shape, used, s > 1, r.pack_gqa);
+  } else {
+    r.cluster = 1;
+  }
 
   GroupGeometry geo;
   geo.seqlen_q = L;

@@ -15,7 +15,8 @@
 
 namespace simfa::model {
 
-enum class Kernel { Fa3, CuTile };
+// The attention kernel (fa3.kernel): fa3, simfa-attn or cutile (spec::attention_kernels()).
+using Kernel = spec::AttnKernel;
 enum class PackGqa { Auto, On, Off };
 enum class Regime { Ideal, Realistic };
 enum class Bound { Compute, L2, Dram };
@@ -28,6 +29,7 @@ std::string_view regime_name(Regime r);
 std::string_view bound_name(Bound b);
 
 // Knobs beyond the shape and the GPU. Zero means "take it from the kernel configuration / GPU".
+// options_from_config (gpu_spec.h) fills them from the configuration keys of the same meaning.
 struct ModelOptions {
   Kernel kernel = Kernel::Fa3;
   std::int64_t tile_m = 0;        // T_M; 0: the kernel's kBlockM
@@ -39,8 +41,8 @@ struct ModelOptions {
                                   // does; 1 for every prefill shape of the paper), 1 none
                                   // (flash_attn_func), n forced (at most 256)
   PackGqa pack_gqa = PackGqa::Auto;  // Auto: FA3's heuristic (cuTile: off)
-  std::int64_t cluster = 0;       // CTAs sharing K/V by multicast; 0: FA3's rule with its own tiles,
-                                  // 1 when tile_m or tile_n is overridden (cuTile: 1)
+  std::int64_t cluster = 0;       // CTAs sharing K/V by multicast; 0: FA3's launch rule for the tiles
+                                  // in use, as the simulator's FA3 applies it (simfa-attn, cuTile: 1)
 };
 
 struct Result {

@@ -16,9 +16,6 @@ std::int64_t integer(const char* key, double v) {
   return std::int64_t(v);
 }
 
-std::int64_t or_auto(const char* key, const std::optional<double>& v) {
-  return v ? integer(key, *v) : 0;
-}
 
 }  // namespace
 
@@ -48,14 +45,12 @@ void resolve_point(const PointInputs& in, const PointContext& ctx, spec::Attenti
   s.dtype = ctx.dtype;
   s.causal = in.causal;
 
-  o = ModelOptions{};
-  o.kernel = ctx.kernel;
-  o.pack_gqa = ctx.pack_gqa;
-  o.tile_m = or_auto("tile_m", in.tile_m);
-  o.tile_n = or_auto("tile_n", in.tile_n);
-  o.occupancy = or_auto("occupancy", in.occupancy);
-  o.num_sms = or_auto("num_sms", in.num_sms);
-  o.num_splits = or_auto("splits", in.splits);
+  o = ctx.base;
+  if (in.tile_m) o.tile_m = integer("tile_m", *in.tile_m);
+  if (in.tile_n) o.tile_n = integer("tile_n", *in.tile_n);
+  if (in.occupancy) o.occupancy = integer("occupancy", *in.occupancy);
+  if (in.num_sms) o.num_sms = integer("num_sms", *in.num_sms);
+  if (in.splits) o.num_splits = integer("splits", *in.splits);
   if (in.l2_effective_mib) {
     const double v = *in.l2_effective_mib;
     if (!(v > 0) || !std::isfinite(v))

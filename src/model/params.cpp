@@ -11,6 +11,10 @@ void register_model_params(ParamRegistry& r) {
          "L2 capacity of the analytic model's ideal-cache condition (Eq. 4); 0: the nominal L2 "
          "divided by its partitions",
          "paper §6.2.2: 25 MB, half of H800's partitioned 50 MB", 0, 1e15, {}});
+  r.add({"model.occupancy", T::Int, "0", "CTAs",
+         "O_limit of the analytic model: resident CTAs per SM (N_conc = N_SM x O_limit); 0: the kernel's (FA3, "
+         "simfa-attn and cuTile: 1)",
+         "fa3-kernel.md §0: launch bounds (threads, 1) and more than 160 KiB of shared memory", 0, 1024});
   r.add({"model.l2_bytes_per_cycle", T::Float, "3942", "bytes/cycle",
          "whole-GPU L2 throughput the analytic model's latency estimate divides L2 traffic by",
          "Luo et al. IPDPS'24 Table V: 3942 B/cycle with FP32.v4 loads (hardware.md)", 1e-3, 1e9, {}});

@@ -50,7 +50,7 @@ const std::vector<std::string>& other_workload_columns() {
 }
 const std::vector<std::string>& optional_columns() {
   static const std::vector<std::string> v = [] {
-    std::vector<std::string> out = {"kv_seqlen", "heads_kv", "dtype", "clock_mhz", "measured_clock_mhz", "gpu",
+    std::vector<std::string> out = {"seqlen_kv", "kv_seqlen", "heads_kv", "dtype", "clock_mhz", "measured_clock_mhz", "gpu",
                                     "workload"};
     for (const auto& c : other_workload_columns()) out.push_back(c);
     return out;
@@ -138,6 +138,10 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
                    join(required_columns()), join(optional_columns()));
       if (!col.emplace(c, i).second) user_error("{}: column '{}' appears twice", where, c);
     }
+    if (col.count("seqlen_kv") && col.count("kv_seqlen"))
+      user_error("{}: columns 'seqlen_kv' and 'kv_seqlen' are the same column (kv_seqlen is its old name): give one",
+                 where);
+    if (auto it = col.find("kv_seqlen"); it != col.end()) col.emplace("seqlen_kv", it->second), col.erase(it);
     // With a workload column, the attention columns are required of each FA3 row instead.
     for (const auto& r : required_columns())
       if (!col.count(r) && (!col.count("workload") || r == "case" || r == "measured_us"))
@@ -198,7 +202,7 @@ std::vector<MeasuredCase> parse_measurements(std::istream& in, const std::string
     m.head_dim = positive_int(required("head_dim"), where, "head_dim");
     m.causal = boolean(required("causal"), where, "causal");
     m.measured_us = positive_double(required("measured_us"), where, "measured_us");
-    m.kv_seqlen = cell("kv_seqlen") ? positive_int(*cell("kv_seqlen"), where, "kv_seqlen") : m.seqlen;
+    m.seqlen_kv = cell("seqlen_kv") ? positive_int(*cell("seqlen_kv"), where, "seqlen_kv") : m.seqlen;
     m.heads_kv = cell("heads_kv") ? positive_int(*cell("heads_kv"), where, "heads_kv") : m.heads;
     if (m.heads % m.heads_kv != 0)
       user_error("{}: column 'heads_kv': {} does not divide heads = {} (heads counts query heads)", where, m.heads_kv,

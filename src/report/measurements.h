@@ -3,7 +3,7 @@
 //
 // CSV: a header naming the columns, then one row per case. Required columns:
 //   case, batch, seqlen, heads, head_dim, causal, measured_us
-// optional: kv_seqlen (default seqlen), heads_kv (default heads: MHA), dtype (fp16), clock_mhz
+// optional: seqlen_kv (default seqlen; kv_seqlen is the same column by its old name), heads_kv (default heads: MHA), dtype (fp16), clock_mhz
 // (the clock the GPU was set to; default the preset's; the power limit applies), measured_clock_mhz
 // (the clock measured during the run: simulated exactly; not with clock_mhz), gpu (the command's
 // --gpu). `heads` counts query heads; heads_kv must divide
@@ -28,7 +28,7 @@ namespace simfa::report {
 struct MeasuredCase {
   std::string name;
   std::string where;  // "file.csv:12", for messages
-  std::int64_t batch = 1, seqlen = 0, kv_seqlen = 0, heads = 0, heads_kv = 0, head_dim = 0;
+  std::int64_t batch = 1, seqlen = 0, seqlen_kv = 0, heads = 0, heads_kv = 0, head_dim = 0;
   bool causal = false;
   double measured_us = 0;
   std::string dtype = "fp16";

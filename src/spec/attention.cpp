@@ -169,6 +169,50 @@ int fa3_cluster_size(const AttentionShape& shape, const Fa3TileConfig& tiles, bo
   return m_blocks % 2 == 0 ? 2 : 1;
 }
 
+namespace {
+constinit const Variant<AttnKernel> kFa3Kernel{
+    "fa3", "FlashAttention-3's hopper/ forward kernel (fa3.version picks the release)", AttnKernel::Fa3};
+constinit const Variant<AttnKernel> kSimfaAttnKernel{
+    "simfa-attn",
+    "simfa's own gpu/attn kernel: FA3's current structure at head dim 128 FP16, tile 128x176, without cluster, "
+    "PackGQA or TMA store; each consumer stores its O rows and LSE from registers",
+    AttnKernel::SimfaAttn};
+constinit const Variant<AttnKernel> kCuTileKernel{
+    "cutile",
+    "cuTile's FlashAttention of the paper's §6 (GB10; T_M 64, T_N 32, no PackGQA, no split): the analytic model "
+    "only, the cycle simulator has no trace of it",
+    AttnKernel::CuTile};
+}  // namespace
+
+const VariantList<AttnKernel>& attention_kernels() {
+  static const VariantList<AttnKernel> list("fa3.kernel", "attention kernel",
+                                            {&kFa3Kernel, &kSimfaAttnKernel, &kCuTileKernel});
+  return list;
+}
+
+Fa3TileConfig simfa_attn_tiles() {
+  Fa3TileConfig t;
+  t.tile_m = 128;
+  t.tile_n = 176;
+  t.consumer_wgs = 2;
+  t.pv_rs = true;
+  t.intra_wg_overlap = true;
+  t.stages = 2;
+  t.ctas_per_sm = 1;
+  t.cluster_eligible = false;
+  t.source = "gpu/attn/attn_kernel.cuh: kBlockM 128, kBlockN 176, no cluster";
+  return t;
+}
+
+void simfa_attn_check(const AttentionShape& s) {
+  constexpr const char* kWhat = "fa3.kernel = simfa-attn";
+  if (s.head_dim != 128)
+    user_error("{}: the kernel is compiled for head_dim 128 (kD), got {} (--head-dim)", kWhat, s.head_dim);
+  if (s.dtype != DType::FP16)
+    user_error("{}: the kernel runs FP16 only, got {} (--dtype)", kWhat, dtype_name(s.dtype));
+  if (s.causal) user_error("{}: the kernel has no causal mask (--causal)", kWhat);
+}
+
 Fa3TileConfig cutile_tiles() {
   Fa3TileConfig t;
   t.tile_m = 64;

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/variants.h"
+
 namespace simfa::spec {
 
 enum class DType { FP16, BF16, FP8_E4M3 };
@@ -60,6 +62,13 @@ AttentionShape shape_for_model(std::string_view model, std::int64_t batch, std::
                                std::int64_t seqlen_kv, DType dtype = DType::FP16,
                                bool causal = false);
 
+// The attention kernels simfa knows (the key fa3.kernel, the flag --kernel): FlashAttention-3's
+// hopper/ forward kernel and simfa's own gpu/attn kernel, which the cycle simulator synthesizes and
+// the analytic model covers, and cuTile's FlashAttention of the paper's §6 (GB10), which only the
+// analytic model covers.
+enum class AttnKernel : std::uint8_t { Fa3, SimfaAttn, CuTile };
+const VariantList<AttnKernel>& attention_kernels();
+
 // Tile configuration of the FA3 forward kernel on SM90 for one (head_dim, dtype, causal).
 struct Fa3TileConfig {
   int tile_m = 0;          // kBlockM: query rows per CTA tile (T_M)
@@ -86,5 +95,11 @@ int fa3_cluster_size(const AttentionShape& shape, const Fa3TileConfig& tiles, bo
 // The cuTile FlashAttention configuration of the paper's §6 (T_M 64, T_N 32, from cuTile's
 // auto-tuning on GB10), the named alternative to FA3's tiles.
 Fa3TileConfig cutile_tiles();
+
+// simfa's own gpu/attn kernel (gpu/attn/attn_kernel.cuh): compiled for head_dim 128, FP16,
+// non-causal, with tile 128x176, no cluster, no PackGQA, no split. simfa_attn_check names the
+// first property of `shape` it cannot run (UserError).
+Fa3TileConfig simfa_attn_tiles();
+void simfa_attn_check(const AttentionShape& shape);
 
 }  // namespace simfa::spec

@@ -93,8 +93,12 @@ void set_if_default(Config& cfg, const char* key, std::int64_t value, const std:
 
 workload::Fa3Kernel fa3_kernel_from_log(const instr::EventLog& log, const Config& cfg_in, int num_sms,
                                         const TranslateOptions& opt) {
-  const bool own = cfg_in.s("fa3.kernel") == "simfa-attn";
-  const workload::Impl impl = own ? workload::Impl::SimfaAttn : workload::Impl::Fa3;
+  const workload::Impl impl = workload::kernel_variants().get(cfg_in.s("fa3.kernel")).make;
+  if (impl == workload::Impl::CuTile)
+    user_error("fa3.kernel = cutile ({}): a log translates FA3's or simfa-attn's kernel; cuTile's is modelled by the "
+               "analytic model only (simfa analyze)",
+               cfg_in.origin("fa3.kernel"));
+  const bool own = impl == workload::Impl::SimfaAttn;
   const auto q = need_map(log, SIMFA_TMAP_Q, impl);
   const auto kk = need_map(log, SIMFA_TMAP_K, impl);
   need_map(log, SIMFA_TMAP_V, impl);

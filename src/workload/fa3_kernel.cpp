@@ -53,11 +53,7 @@ bool tri(const Config& c, const char* key, bool auto_value) {
 // kernel's template parameter and stays free; fa3.grid is a launch parameter).
 void check_simfa_attn(const spec::AttentionShape& s, const Config& cfg) {
   constexpr const char* kWhat = "fa3.kernel = simfa-attn";
-  if (s.head_dim != 128)
-    user_error("{}: the kernel is compiled for head_dim 128 (kD), got {} (--head-dim)", kWhat, s.head_dim);
-  if (s.dtype != spec::DType::FP16)
-    user_error("{}: the kernel runs FP16 only, got {} (--dtype)", kWhat, spec::dtype_name(s.dtype));
-  if (s.causal) user_error("{}: the kernel has no causal mask (--causal)", kWhat);
+  spec::simfa_attn_check(s);
   struct Fixed {
     const char* key;
     std::initializer_list<const char*> ok;  // accepted values; the first automatic one comes first
@@ -90,8 +86,6 @@ void check_simfa_attn(const spec::AttentionShape& s, const Config& cfg) {
 }  // namespace
 
 namespace {
-constinit const Variant<Impl> kImplFa3{"fa3", "FlashAttention-3's hopper/ forward kernel", Impl::Fa3};
-constinit const Variant<Impl> kImplSimfaAttn{"simfa-attn", "simfa's own gpu/attn kernel", Impl::SimfaAttn};
 constinit const Variant<Version> kCurrent{"current", "HEAD 0251105a", Version::Current};
 constinit const Variant<Version> kOriginal{"original", "first release 7f67966c", Version::Original};
 constinit const Variant<Recipe> kSourceRecipe{"source", "follows the FA3 code", Recipe::Source};
@@ -101,10 +95,7 @@ constinit const Variant<int> kCluster1{"1", "no cluster", 1};
 constinit const Variant<int> kCluster2{"2", "pairs of CTAs, K/V multicast", 2};
 }  // namespace
 
-const VariantList<Impl>& kernel_variants() {
-  static const VariantList<Impl> list("fa3.kernel", "kernel", {&kImplFa3, &kImplSimfaAttn});
-  return list;
-}
+const VariantList<Impl>& kernel_variants() { return spec::attention_kernels(); }
 const VariantList<Version>& version_variants() {
   static const VariantList<Version> list("fa3.version", "FA3 version", {&kCurrent, &kOriginal});
   return list;
@@ -149,6 +140,10 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
   Fa3Kernel k;
   k.shape = shape;
   k.impl = kernel_variants().get(cfg.s("fa3.kernel")).make;
+  if (k.impl == Impl::CuTile)
+    user_error("fa3.kernel = cutile ({}): cuTile's FlashAttention (the paper's §6, on GB10) is modelled by the "
+               "analytic model only (simfa analyze); the cycle simulator synthesizes fa3 and simfa-attn",
+               cfg.origin("fa3.kernel"));
   const bool own = k.impl == Impl::SimfaAttn;
   if (own) check_simfa_attn(shape, cfg);
   k.version = version_variants().get(cfg.s("fa3.version")).make;
@@ -166,7 +161,7 @@ Fa3Kernel resolve_fa3(const spec::AttentionShape& shape, const Config& cfg, int 
     t.pv_rs = true;
     cluster_eligible = k.head_dim >= 128 && !shape.causal;  // original: cluster 2 whenever non-causal
   }
-  if (own) t.tile_m = 128, t.tile_n = 176, t.pv_rs = true, cluster_eligible = false;
+  if (own) t = spec::simfa_attn_tiles(), cluster_eligible = false;
   if (cfg.i("fa3.tile_m")) t.tile_m = static_cast<int>(cfg.i("fa3.tile_m"));
   if (cfg.i("fa3.tile_n")) t.tile_n = static_cast<int>(cfg.i("fa3.tile_n"));
   k.tile_m = t.tile_m;

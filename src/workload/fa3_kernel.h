@@ -19,9 +19,11 @@ class Config;
 namespace simfa::workload {
 
 enum class Version : std::uint8_t { Current, Original };
-// The kernel implementation: FlashAttention-3 itself, or simfa's own gpu/attn kernel, which has
-// FA3's current mainloop but its own epilogue (docs/fa3-workload.md "The simfa-attn kernel").
-enum class Impl : std::uint8_t { Fa3, SimfaAttn };
+// The kernel implementation (fa3.kernel, spec::attention_kernels()): FlashAttention-3 itself, or
+// simfa's own gpu/attn kernel, which has FA3's current mainloop but its own epilogue
+// (docs/fa3-workload.md "The simfa-attn kernel"). cuTile's kernel (CuTile) has no trace: resolve_fa3
+// refuses it.
+using Impl = spec::AttnKernel;
 // Static: the persistent grid strides over the tile indices. Dynamic: current FA3's atomic-counter
 // scheduler with LPT order and L2 sections. Counter: the first atomic-counter scheduler (74b0761f,
 // three days after the release, up to 7a802796): tiles claimed in finish order, static mapping.

@@ -3,6 +3,7 @@
 #include "workload/params.h"
 
 #include "sim/config.h"
+#include "sim/variants.h"
 #include "workload/fa3_kernel.h"
 
 namespace simfa::workload {
@@ -44,12 +45,11 @@ void register_workload_params(ParamRegistry& r) {
          "array in order, and its DRAM reads, write-backs and misses, scaled to all slices, are the "
          "skipped work's (set sampling, Kessler et al. 1994); 0 = extrapolate them from the windows' fit",
          "docs/sampling.md (method parameter)", 0, 1024, {}});
-  r.add({"fa3.kernel", T::Enum, "fa3", "",
-         "which attention kernel is modelled: 'fa3' (FlashAttention-3's hopper/ forward kernel, fa3.version "
-         "picks the release) or 'simfa-attn' (simfa's own gpu/attn kernel: FA3's current structure at head "
-         "dim 128 FP16, tile 128x176, without cluster, PackGQA or TMA store; each consumer stores its O rows and "
-         "LSE from registers). simfa-attn fixes every other structural key; fa3.intra_wg_overlap stays free",
-         "gpu/attn/attn_kernel.cuh; docs/fa3-workload.md 'The simfa-attn kernel'", 0, 0, kernel_variants().names()});
+  r.add(variant_param("fa3.kernel", "fa3",
+                      "which attention kernel is modelled (simfa-attn fixes every other structural key; "
+                      "fa3.intra_wg_overlap stays free)",
+                      "gpu/attn/attn_kernel.cuh; docs/fa3-workload.md 'The simfa-attn kernel'; paper §6.1 (cutile)",
+                      kernel_variants()));
   r.add({"fa3.version", T::Enum, "current", "",
          "FA3 forward kernel version: 'current' (HEAD 0251105a) or 'original' (first release 7f67966c, "
          "what the FA3 paper measured)",
@@ -59,11 +59,19 @@ void register_workload_params(ParamRegistry& r) {
          "(one TMA per tile, paper ping-pong placement, every consumer waits, one 988-cycle-style bubble)",
          "issue 4; fa3-kernel.md §8", 0, 0, recipe_variants().names()});
   r.add({"fa3.tile_m", T::Int, "0", "rows",
-         "kBlockM: query rows per CTA tile, a multiple of 64 (0 = FA3's tile_size_fwd_sm90)",
-         "fa3-kernel.md §0", 0, 256, {}});
+         "kBlockM (T_M): query rows per CTA tile (0 = the kernel's: FA3's tile_size_fwd_sm90, cuTile's 64, "
+         "simfa-attn's 128); the simulator takes 64, 128, 192 or 256, the analytic model any value up to 4096",
+         "fa3-kernel.md §0", 0, 4096, {}});
   r.add({"fa3.tile_n", T::Int, "0", "rows",
-         "kBlockN: KV rows per mainloop block, a multiple of 16 up to 256 (0 = FA3's table)",
-         "fa3-kernel.md §0", 0, 256, {}});
+         "kBlockN (T_N): KV rows per mainloop block (0 = the kernel's: FA3's table, cuTile's 32, simfa-attn's "
+         "176); the simulator takes multiples of the WGMMA K (16, FP8 32) up to 256, the analytic model any value up to 4096",
+         "fa3-kernel.md §0", 0, 4096, {}});
+  r.add({"fa3.splits", T::Int, "0", "splits",
+         "split-KV pieces per query tile (FA3's num_splits): 0 = FA3's num_splits heuristic (what "
+         "flash_attn_with_kvcache runs), 1 = no split (flash_attn_func), N = forced. The analytic model "
+         "models every value; the cycle simulator synthesizes the unsplit kernel only: it refuses N > 1 and "
+         "warns when the heuristic would split",
+         "fa3-kernel.md §7 (hopper/heuristics.h num_splits_heuristic)", 0, 256, {}});
   r.add({"fa3.stages", T::Int, "2", "stages", "K and V pipeline stages (kStages)",
          "fa3-kernel.md §0: always 2 on SM90", 1, 7, {}});
   r.add({"fa3.intra_wg_overlap", T::Enum, "auto", "",

@@ -129,7 +129,7 @@ TEST(Cli, ConfigShowListsKeysWithUnitsAndSources) {
 
 TEST(Cli, SimulationAndAnalyticModelTakeOneSetOfWorkloadFlags) {
   const Out run = simfa("run --help"), analyze = simfa("analyze --help");
-  for (const char* flag : {"--model", "--batch", "--seqlen", "--seqlen-q", "--kv-seqlen", "--heads-kv", "--group",
+  for (const char* flag : {"--model", "--batch", "--seqlen", "--seqlen-q", "--seqlen-kv", "--heads-kv", "--group",
                            "--head-dim", "--dtype", "--causal", "--clock-mhz", "--gpu", "--set"}) {
     EXPECT_NE(run.text.find(flag), std::string::npos) << flag;
     EXPECT_NE(analyze.text.find(flag), std::string::npos) << flag;

@@ -44,7 +44,7 @@ def test_analyze_sweep_writes_json_and_csv(tmp_path):
     (["--seqlen", "0"], "--seqlen"),
     (["--seqlen", "abc"], "--seqlen"),
     (["--seqlen", "4096", "--l2-effective-mib", "lots"], "--l2-effective-mib"),
-    (["--seqlen", "4096", "--tile-m", "0"], "--tile-m"),
+    (["--seqlen", "4096", "--tile-m", "-1"], "--tile-m"),
     (["--seqlen", "4096", "--occupancy", "-1"], "--occupancy"),
     (["--seqlen", "1024", "--splits", "64"], "--splits"),
     (["--sweep", "seqlen=64K:16K:8K"], "--sweep"),

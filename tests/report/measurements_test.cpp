@@ -33,7 +33,7 @@ TEST(Measurements, ReadsRequiredColumnsWithDefaults) {
   EXPECT_EQ(c[0].where, "m.csv:4");
   EXPECT_EQ(c[0].batch, 2);
   EXPECT_EQ(c[0].seqlen, 512);
-  EXPECT_EQ(c[0].kv_seqlen, 512);  // default: seqlen
+  EXPECT_EQ(c[0].seqlen_kv, 512);  // default: seqlen
   EXPECT_EQ(c[0].heads, 32);
   EXPECT_EQ(c[0].heads_kv, 32);  // default: MHA
   EXPECT_EQ(c[0].head_dim, 128);
@@ -51,13 +51,19 @@ TEST(Measurements, ReadsOptionalColumnsInAnyOrder) {
   ASSERT_EQ(c.size(), 2u);
   EXPECT_EQ(c[0].gpu, "h100");
   EXPECT_EQ(c[0].heads_kv, 8);
-  EXPECT_EQ(c[0].kv_seqlen, 1024);
+  EXPECT_EQ(c[0].seqlen_kv, 1024);
   EXPECT_EQ(c[0].dtype, "bf16");
   EXPECT_DOUBLE_EQ(c[0].clock_mhz, 1755);
   EXPECT_FALSE(c[0].causal);
   EXPECT_EQ(c[1].heads_kv, 4);
-  EXPECT_EQ(c[1].kv_seqlen, 256);
+  EXPECT_EQ(c[1].seqlen_kv, 256);
   EXPECT_EQ(c[1].gpu, "");
+  // seqlen_kv is the column's name (the shape key's); kv_seqlen above is its old name.
+  const auto d = parse(kHeader.substr(0, kHeader.size() - 1) + ",seqlen_kv\na,1,512,32,128,0,10,2048\n");
+  EXPECT_EQ(d[0].seqlen_kv, 2048);
+  EXPECT_NE(error_of(kHeader.substr(0, kHeader.size() - 1) + ",seqlen_kv,kv_seqlen\na,1,512,32,128,0,10,2048,2048\n")
+                .find("columns 'seqlen_kv' and 'kv_seqlen' are the same column"),
+            std::string::npos);
 }
 
 TEST(Measurements, BadFilesGetOneLineNamingFileLineAndColumn) {

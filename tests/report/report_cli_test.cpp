@@ -89,7 +89,7 @@ TEST(Run, SequenceLengthsTakeKAndMSuffixesAndBadOnesNameTheFlag) {
   EXPECT_EQ(o.rc, 2) << o.text;
   EXPECT_NE(o.text.find("--seqlen must be at least 1, got -5"), std::string::npos) << o.text;
   // 0 is not "the preset's value" when typed explicitly.
-  for (const char* flag : {"--heads-kv", "--group", "--head-dim", "--kv-seqlen"}) {
+  for (const char* flag : {"--heads-kv", "--group", "--head-dim", "--seqlen-kv"}) {
     o = simfa_cli(std::string("run ") + flag + " 0");
     EXPECT_EQ(o.rc, 2) << flag << "\n" << o.text;
     EXPECT_NE(o.text.find(std::string(flag) + ": must be at least 1, got 0"), std::string::npos) << o.text;
@@ -243,9 +243,10 @@ TEST_F(ValidateLogs, BadUseExitsWithCode2AndOneLine) {
   expect(simfa_cli("validate --measurements " + m + " --logs /nonexistent/dir"), "--logs /nonexistent/dir: not a directory");
   expect(simfa_cli("validate --measurements " + csv("other,1,512,32,128,0,10,512,8,fp16,1735,h200\n") + " --logs " + dir_),
          "--logs " + dir_ + ": no case of ");
-  expect(simfa_cli("validate --measurements " + m + " --kernel flash"), "--kernel flash: expected fa3");
+  expect(simfa_cli("validate --measurements " + m + " --kernel flash"),
+         "--kernel: fa3.kernel = 'flash': expected one of: fa3, simfa-attn, cutile");
   expect(simfa_cli("validate --measurements " + m + " --kernel fa3 --set fa3.kernel=simfa-attn"),
-         "--kernel fa3 contradicts fa3.kernel = simfa-attn");
+         "--kernel fa3 contradicts --set fa3.kernel=simfa-attn");
   expect(simfa_cli("validate --measurements " + m + " --logs " + dir_ + " --bubbles both"),
          "--bubbles both: expected 'model' or 'measured'");
   // A log of another shape than its row (64 query heads in the row, 32 in the log).
