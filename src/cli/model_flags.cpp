@@ -14,6 +14,7 @@
 #include "model/fields.h"
 #include "model/inputs.h"
 #include "sim/error.h"
+#include "sim/units.h"
 
 namespace simfa::cli {
 namespace {
@@ -130,37 +131,11 @@ Sweep parse_sweep(std::string_view spec, const Config& cfg) {
   const std::string_view body = spec.substr(eq + 1);
   std::vector<double>& values = sw.values;
   if (body.find(':') != std::string_view::npos) {
-    std::vector<std::string_view> parts;
-    std::size_t pos = 0;
-    while (true) {
-      const auto c = body.find(':', pos);
-      parts.push_back(body.substr(pos, c == std::string_view::npos ? c : c - pos));
-      if (c == std::string_view::npos) break;
-      pos = c + 1;
-    }
-    if (parts.size() != 3)
-      user_error("--sweep {}: a range is start:stop:step (or start:stop:*factor), got '{}'", key, body);
-    const double a = value(parts[0]);
-    const double b = value(parts[1]);
-    if (b < a) user_error("--sweep {}: stop {} is below start {}", key, parts[1], parts[0]);
     const bool integral = shape || cfg.registry().find(key)->type == ParamType::Int;
-    if (!parts[2].empty() && parts[2][0] == '*') {
-      const auto f = parse_real_text(parts[2].substr(1));
-      if (!f || *f <= 1.0)
-        user_error("--sweep {}: the factor after '*' must be a number above 1, got '{}'", key, parts[2].substr(1));
-      if (a <= 0) user_error("--sweep {}: a geometric range needs a positive start", key);
-      for (double v = a; v <= b * (1 + 1e-12); v *= *f) {
-        values.push_back(integral ? std::round(v) : v);
-        if (values.size() > 10'000'000) break;
-      }
-    } else {
-      // The step is a difference: a count for shape keys, else read as the key reads a value.
-      const double step = value(parts[2]);
-      if (step <= 0) user_error("--sweep {}: the step must be positive, got '{}'", key, parts[2]);
-      const double n = std::floor((b - a) / step + 1e-9);
-      if (n > 1e7) user_error("--sweep {}: more than 10 million points", key);
-      for (double i = 0; i <= n; ++i) values.push_back(a + i * step);
-    }
+    const units::Range r = units::parse_range(
+        body, [&](std::string_view t) { return std::optional<double>(value(t)); }, integral);
+    if (!r.error.empty()) user_error("--sweep {}: {}", key, r.error);
+    values = r.values;
   } else {
     std::size_t pos = 0;
     while (pos <= body.size()) {

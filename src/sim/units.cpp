@@ -110,6 +110,15 @@ std::optional<double> parse_count(std::string_view t) {
 }
 
 Range parse_range(std::string_view body, bool integer, std::size_t limit) {
+  const auto value = [integer](std::string_view t) { return integer ? parse_count(t) : parse_number(t); };
+  Range r = parse_range(body, value, integer, limit);
+  if (!r.error.empty() && r.error.find("is not a value") != std::string::npos)
+    r.error.replace(r.error.find("a value"), 7, integer ? "an integer (K and M suffixes: 64K)" : "a number");
+  return r;
+}
+
+Range parse_range(std::string_view body, const std::function<std::optional<double>(std::string_view)>& value,
+                  bool integral, std::size_t limit) {
   Range r;
   std::vector<std::string_view> parts;
   for (std::size_t pos = 0;;) {
@@ -125,11 +134,10 @@ Range parse_range(std::string_view body, bool integer, std::size_t limit) {
   };
   if (parts.size() != 3)
     return fail(fmt::format("a range is start:stop:step (or start:stop:*factor), got '{}'", body));
-  auto number = [&](std::string_view t) { return integer ? parse_count(t) : parse_number(t); };
-  const auto a = number(parts[0]), b = number(parts[1]);
-  const char* what = integer ? "an integer (K and M suffixes: 64K)" : "a number";
-  if (!a) return fail(fmt::format("start '{}' is not {}", parts[0], what));
-  if (!b) return fail(fmt::format("stop '{}' is not {}", parts[1], what));
+  const auto a = value(parts[0]);
+  if (!a) return fail(fmt::format("start '{}' is not a value", parts[0]));
+  const auto b = value(parts[1]);
+  if (!b) return fail(fmt::format("stop '{}' is not a value", parts[1]));
   if (*b < *a) return fail(fmt::format("stop {} is below start {}", parts[1], parts[0]));
   if (!parts[2].empty() && parts[2][0] == '*') {
     const auto f = parse_number(parts[2].substr(1));
@@ -138,11 +146,12 @@ Range parse_range(std::string_view body, bool integer, std::size_t limit) {
     if (*a <= 0) return fail("a geometric range needs a positive start");
     for (double v = *a; v <= *b * (1 + 1e-12); v *= *f) {
       if (r.values.size() >= limit) return fail(fmt::format("more than {} values", limit));
-      r.values.push_back(integer ? std::round(v) : v);
+      r.values.push_back(integral ? std::round(v) : v);
     }
   } else {
-    const auto step = number(parts[2]);
-    if (!step) return fail(fmt::format("step '{}' is not {}", parts[2], what));
+    // The step is a difference, read as the values are.
+    const auto step = value(parts[2]);
+    if (!step) return fail(fmt::format("step '{}' is not a value", parts[2]));
     if (*step <= 0) return fail(fmt::format("the step must be positive, got '{}'", parts[2]));
     const double n = std::floor((*b - *a) / *step + 1e-9);
     if (n >= double(limit)) return fail(fmt::format("more than {} values", limit));

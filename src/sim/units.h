@@ -1,5 +1,6 @@
 // Parsing of quantities with units ("1830MHz", "50MiB", "3.35TB/s") into base units.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,11 @@ struct Range {
   std::string error;  // non-empty: not a valid range
 };
 Range parse_range(std::string_view text, bool integer, std::size_t limit = 10'000'000);
+// The same with the endpoints and the step read by `value` (a configuration key's own units, say;
+// nullopt: "start 'x' is not a value"; `value` may also throw its own error); values rounded when
+// `integral`.
+Range parse_range(std::string_view text, const std::function<std::optional<double>(std::string_view)>& value,
+                  bool integral, std::size_t limit = 10'000'000);
 
 // Human-readable renderings used by `config show` and summaries.
 std::string format_frequency(double hz);

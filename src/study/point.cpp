@@ -13,6 +13,7 @@
 #include "api/workload.h"
 #include "model/fields.h"
 #include "model/gpu_spec.h"
+#include "model/analysis.h"
 #include "sim/error.h"
 #include "sim/version.h"
 #include "study/schema.h"
@@ -41,11 +42,18 @@ void check_analyzable(const Point& p) {
     user_error("the analytic model covers attention (workload fa3), not {}: run = \"simulate\" for it", p.workload);
 }
 
-// The analytic model at the point: simfa analyze's evaluation of the same shape on the same GPU.
-model::Result analyze_point(const Point& p, const Config& cfg, spec::AttentionShape& shape) {
+// The analytic model at the point: simfa analyze's evaluation of the same shape, kernel keys
+// (fa3.kernel, fa3.tile_m, ...) and GPU. Its warnings (assumed GPU values, a kernel the GPU does not
+// run) are added to `warnings`.
+model::Result analyze_point(const Point& p, const Config& cfg, spec::AttentionShape& shape,
+                            std::vector<std::string>* warnings = nullptr) {
   check_analyzable(p);
   shape = fa3_shape(args_of(p));
-  return model::analyze(shape, model::GpuSpec::from_config(cfg), model::ModelOptions{});
+  const model::GpuSpec gpu = model::GpuSpec::from_config(cfg);
+  const model::ModelOptions opt = model::options_from_config(cfg);
+  if (warnings)
+    for (auto& w : model::model_warnings(gpu, opt)) warnings->push_back("analyze: " + w);
+  return model::analyze(shape, gpu, opt);
 }
 
 nlohmann::ordered_json analysis_json(const spec::AttentionShape& s, const model::Result& r) {
@@ -146,6 +154,7 @@ Row evaluate_point(const std::string& study, const Point& p, const EvalOptions& 
     row["dtype"] = std::string(spec::dtype_name(s.dtype));
     row["causal"] = s.causal ? 1 : 0;
   };
+  std::vector<std::string> warnings;
   try {
     ClockChoice clock;
     const Config cfg = point_config(p, &clock);
@@ -154,6 +163,7 @@ Row evaluate_point(const std::string& study, const Point& p, const EvalOptions& 
       require_simulatable(cfg);
       const std::unique_ptr<Workload> w = make_workload(p.workload, args_of(p), cfg);
       if (p.workload == "fa3") fill_shape(fa3_shape(args_of(p)));
+      for (auto& wn : w->warnings()) warnings.push_back("simulate: " + wn);
       RunOptions ro;
       ro.poll = opt.poll;
       const RunResult r = run_workload(*w, cfg, ro);
@@ -183,7 +193,7 @@ Row evaluate_point(const std::string& study, const Point& p, const EvalOptions& 
     }
     if (p.analyze) {
       spec::AttentionShape shape;
-      const model::Result a = analyze_point(p, cfg, shape);
+      const model::Result a = analyze_point(p, cfg, shape, &warnings);
       fill_shape(shape);
       row["model_flops"] = a.flops;
       row["model_latency_us"] = a.latency_us;
@@ -197,7 +207,9 @@ Row evaluate_point(const std::string& study, const Point& p, const EvalOptions& 
       doc["analyze"] = analysis_json(shape, a);
     }
     row["status"] = "ok";
-    row["message"] = "";
+    std::string msg;
+    for (const auto& w : warnings) msg += (msg.empty() ? "" : "\n") + w;
+    row["message"] = msg;
   } catch (const InterruptedError&) {
     throw;
   } catch (const UserError& e) {

@@ -52,7 +52,9 @@ inline constexpr Column kPointColumns[] = {
     {"overrides", ColumnType::Text, "every configuration override of the point (JSON object key -> value text)"},
     // Outcome.
     {"status", ColumnType::Text, "ok, bad_input, deadlock or error"},
-    {"message", ColumnType::Text, "the error message ('' when ok)"},
+    {"message", ColumnType::Text,
+     "the error message; for an ok point its warnings, one per line, each starting with 'simulate: ' or "
+     "'analyze: ' (an out-of-scope shape, assumed GPU values), or ''"},
     // Simulated figures (simulate).
     {"clock_mhz", ColumnType::Real, "SM clock the run simulated at"},
     {"cycles", ColumnType::Integer, "simulated cycles"},

@@ -12,6 +12,7 @@
 
 #include "api/run.h"
 #include "api/workload.h"
+#include "model/gpu_spec.h"
 #include "sim/error.h"
 #include "sim/files.h"
 #include "sim/units.h"
@@ -76,7 +77,7 @@ class Parser {
 
   // The values of a shape or configuration key: a scalar, a list of scalars, or (shape counts) a
   // range string "start:stop:step".
-  std::vector<Value> values(const toml::node& n, const std::string& key, bool count) const {
+  std::vector<Value> values(const toml::node& n, const std::string& key, bool count, bool unique = true) const {
     std::vector<Value> out;
     auto one = [&](const toml::node& v) {
       const int line = line_of(v) ? line_of(v) : line_of(n);
@@ -100,7 +101,7 @@ class Parser {
     }
     std::set<std::string> seen;
     for (const auto& v : out)
-      if (!seen.insert(v.text).second) fail(v.line, fmt::format("{}: the value {} is listed twice", key, quote(v.text)));
+      if (unique && !seen.insert(v.text).second) fail(v.line, fmt::format("{}: the value {} is listed twice", key, quote(v.text)));
     return out;
   }
 
@@ -218,22 +219,22 @@ Study parse_study_text(const std::string& text, const std::string& path) {
     if (!n->is_integer() || !v || *v < 1) P.fail(Parser::line_of(*n), "max_points must be an integer of at least 1");
     s.max_points = *v;
   }
-  // GPUs.
+  // GPUs: `gpus`, or `gpu` in a [[zip]] (below).
   const toml::node* gpus = tbl.get("gpus");
-  if (!gpus) P.fail(0, "'gpus' is missing (a preset name, a GPU TOML file, or a list of them)");
-  for (const Value& g : P.values(*gpus, "gpus", false)) {
-    if (g.text.empty()) P.fail(g.line, "gpus: an empty name");
-    s.gpus.push_back(g);
-  }
+  if (gpus)
+    for (const Value& g : P.values(*gpus, "gpus", false)) {
+      if (g.text.empty()) P.fail(g.line, "gpus: an empty name");
+      s.gpus.push_back(g);
+    }
   // Shape axes.
-  auto shape_axis = [&](const std::string& key, const toml::node& n) {
+  auto shape_axis = [&](const std::string& key, const toml::node& n, bool unique = true) {
     if (!is_shape_key(*kind, key))
-      P.fail(Parser::line_of(n), fmt::format("[shape] {}: not a shape key of the {} workload (its keys: {})", key,
-                                             s.workload, shape_keys_text(*kind)));
-    return Axis{key, P.values(n, key, is_count_key(key)), false};
+      P.fail(Parser::line_of(n), fmt::format("{} {}: not a shape key of the {} workload (its keys: {})",
+                                             unique ? "[shape]" : "[[zip]]", key, s.workload, shape_keys_text(*kind)));
+    return Axis{key, P.values(n, key, is_count_key(key), unique), false};
   };
-  auto config_axis = [&](const std::string& key, const toml::node& n) {
-    return Axis{key, P.values(n, key, false), true};
+  auto config_axis = [&](const std::string& key, const toml::node& n, bool unique = true) {
+    return Axis{key, P.values(n, key, false, unique), true};
   };
   std::set<std::string> used;  // every key once, across [shape], [set], [[zip]] and variants' own
   auto claim = [&](const std::string& key, int line) {
@@ -270,15 +271,37 @@ Study parse_study_text(const std::string& text, const std::string& path) {
       std::vector<Axis> group;
       for (const auto& [key, v] : entries) {
         claim(key, Parser::line_of(*v));
-        group.push_back(key.find('.') == std::string::npos ? shape_axis(key, *v) : config_axis(key, *v));
+        if (key == "gpu") {  // GPUs paired with values of other keys (cuTile's tiles on GB10, FA3's on H800)
+          if (gpus)
+            P.fail(Parser::line_of(*v), "[[zip]] gpu: the GPUs are also listed in 'gpus'; a key has one place (drop "
+                                        "'gpus')");
+          Axis a{"gpu", P.values(*v, "gpu", false, /*unique=*/false), false, true};
+          for (const Value& g : a.values)
+            if (g.text.empty()) P.fail(g.line, "gpu: an empty name");
+          s.gpus = a.values;
+          s.gpu_zip = static_cast<int>(s.zips.size());
+          group.push_back(std::move(a));
+        } else {
+          // A column may repeat a value; the rows must differ (below).
+          group.push_back(key.find('.') == std::string::npos ? shape_axis(key, *v, false) : config_axis(key, *v, false));
+        }
         if (group.back().values.size() != group.front().values.size())
           P.fail(Parser::line_of(*v), fmt::format("[[zip]]: {} has {} values and {} has {}; zipped lists have one "
                                                   "length", key, group.back().values.size(), group.front().key,
                                                   group.front().values.size()));
       }
+      std::set<std::vector<std::string>> rows;
+      for (std::size_t r = 0; r < group.front().values.size(); ++r) {
+        std::vector<std::string> row;
+        for (const auto& a : group) row.push_back(a.values[r].text);
+        if (!rows.insert(row).second)
+          P.fail(group.front().values[r].line, fmt::format("[[zip]]: row {} repeats an earlier row", r + 1));
+      }
       s.zips.push_back(std::move(group));
     }
   }
+  if (s.gpus.empty())
+    P.fail(0, "'gpus' is missing (a preset name, a GPU TOML file, or a list of them; or gpu = [...] in a [[zip]])");
   if (const toml::node* n = tbl.get("variants")) {
     const auto* t = n->as_table();
     if (!t) P.fail(Parser::line_of(*n), "variants must be a table ([variants], each entry a table of overrides)");
@@ -341,6 +364,7 @@ Study parse_study_text(const std::string& text, const std::string& path) {
     p.simulate = s.simulate;
     p.analyze = s.analyze;
     auto take = [&](const Axis& a) {
+      if (a.gpu) return;  // the first GPU, set above
       if (a.config) p.sets.emplace_back(a.key, a.values.front().text);
       else p.shape.emplace_back(a.key, a.values.front().text);
     };
@@ -357,6 +381,7 @@ Study parse_study_text(const std::string& text, const std::string& path) {
     }
   };
   auto try_axis = [&](const Axis& a) {
+    if (a.gpu) return;  // the GPUs are tried below
     for (const Value& v : a.values) {
       Point p = base_point();
       auto& list = a.config ? p.sets : p.shape;
@@ -365,6 +390,26 @@ Study parse_study_text(const std::string& text, const std::string& path) {
       try_point(p, v.line, fmt::format("{} = {}", a.key, quote(v.text)));
     }
   };
+  // A study that only analyzes uses no key the analytic model does not read (nothing is accepted
+  // and ignored).
+  if (!s.simulate) {
+    const auto read = model::config_keys_read();
+    auto check_read = [&](const std::string& key, int line) {
+      if (std::find(read.begin(), read.end(), key) != read.end()) return;
+      std::string list;
+      for (std::string_view k : read) list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
+      P.fail(line, fmt::format("{}: the analytic model does not read it, and this study only analyzes (run = "
+                               "\"analyze\"); the model reads {}",
+                               key, list));
+    };
+    for (const auto& a : s.axes)
+      if (a.config) check_read(a.key, a.values.front().line);
+    for (const auto& g : s.zips)
+      for (const auto& a : g)
+        if (a.config) check_read(a.key, a.values.front().line);
+    for (const auto& var : s.variants)
+      for (const auto& [key, val] : var.sets) check_read(key, val.line);
+  }
   // Configuration values first, each alone on the first GPU: its key and type at its own line.
   auto try_config = [&](const std::string& key, const Value& v) {
     Config cfg = make_config(gpu_paths.front());
@@ -394,13 +439,20 @@ Study parse_study_text(const std::string& text, const std::string& path) {
   for (std::size_t i = 1; i < s.gpus.size(); ++i) {
     Point p = base_point();
     p.gpu = gpu_paths[i];
+    p.gpu_label = s.gpus[i].text;
+    if (s.gpu_zip >= 0)  // with the values its zip row pairs it with
+      for (const auto& a : s.zips[std::size_t(s.gpu_zip)]) {
+        auto& list = a.config ? p.sets : p.shape;
+        for (auto& [k, t] : list)
+          if (k == a.key && !a.gpu) t = a.values[i].text;
+      }
     try_point(p, s.gpus[i].line, fmt::format("gpus: {}", s.gpus[i].text));
   }
   return s;
 }
 
 double count_points(const Study& s) {
-  double n = double(s.gpus.size()) * double(std::max<std::size_t>(1, s.variants.size()));
+  double n = double(s.gpu_zip >= 0 ? 1 : s.gpus.size()) * double(std::max<std::size_t>(1, s.variants.size()));
   for (const auto& a : s.axes) n *= double(a.values.size());
   for (const auto& g : s.zips) n *= double(g.front().values.size());
   return n;
@@ -410,7 +462,7 @@ std::vector<Point> expand(const Study& s) {
   std::vector<std::pair<std::string, std::string>> gpus;  // path, label
   for (const Value& g : s.gpus) gpus.emplace_back(gpu_path(s, g.text), g.text);
   // The odometer's wheels: GPU, variant, each product axis, each zip group; last fastest.
-  std::vector<std::size_t> sizes = {gpus.size(), std::max<std::size_t>(1, s.variants.size())};
+  std::vector<std::size_t> sizes = {s.gpu_zip >= 0 ? 1 : gpus.size(), std::max<std::size_t>(1, s.variants.size())};
   for (const auto& a : s.axes) sizes.push_back(a.values.size());
   for (const auto& g : s.zips) sizes.push_back(g.front().values.size());
   const auto total = static_cast<std::size_t>(count_points(s));
@@ -427,8 +479,14 @@ std::vector<Point> expand(const Study& s) {
     p.analyze = s.analyze;
     std::size_t w = 2;
     auto take = [&](const Axis& a, std::size_t i) {
-      if (a.config) p.sets.emplace_back(a.key, a.values[i].text);
-      else p.shape.emplace_back(a.key, a.values[i].text);
+      if (a.gpu) {
+        p.gpu = gpus[i].first;
+        p.gpu_label = gpus[i].second;
+      } else if (a.config) {
+        p.sets.emplace_back(a.key, a.values[i].text);
+      } else {
+        p.shape.emplace_back(a.key, a.values[i].text);
+      }
     };
     for (const auto& a : s.axes) take(a, idx[w++]);
     for (const auto& g : s.zips) {

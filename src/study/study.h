@@ -23,6 +23,7 @@ struct Axis {
   std::string key;
   std::vector<Value> values;
   bool config = false;  // a configuration key (--set); otherwise a shape key of the workload
+  bool gpu = false;     // `gpu` in a [[zip]]: the GPUs, zipped with other keys
 };
 
 // A kernel variant: a name and the configuration overrides that make it.
@@ -38,7 +39,8 @@ struct Study {
   std::string base_dir;  // its folder: GPU files are relative to it
   std::string text;      // the file's contents (stored in the database)
   bool simulate = true, analyze = true;
-  std::vector<Value> gpus;  // preset names, or paths resolved against base_dir
+  std::vector<Value> gpus;  // preset names or file paths (relative to base_dir), from `gpus` or a zip
+  int gpu_zip = -1;         // the [[zip]] that holds `gpu` (its rows pair each GPU with values), or -1
   std::string workload = "fa3";
   std::vector<Axis> axes;               // [shape] and [set]: the cartesian product, in file order
   std::vector<std::vector<Axis>> zips;  // each [[zip]]: its lists vary together

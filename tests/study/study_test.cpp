@@ -96,6 +96,53 @@ small-l2 = { mem = { l2 = { size = "25MiB" } } }
   EXPECT_EQ(pts[1].shape[2].second, "8");
 }
 
+TEST(Study, GpusZippedWithTheirKernels) {
+  const Study s = parse_study_text(R"(
+name = "k"
+run = "analyze"
+[shape]
+seqlen = ["16K", "32K"]
+[[zip]]
+gpu = ["gb10", "h800", "h800"]
+"fa3.kernel" = ["cutile", "fa3", "simfa-attn"]
+)", "s.toml");
+  EXPECT_EQ(count_points(s), 6);
+  const auto pts = expand(s);
+  ASSERT_EQ(pts.size(), 6u);
+  EXPECT_EQ(pts[0].gpu, "gb10");
+  EXPECT_EQ(pts[0].sets[0].second, "cutile");
+  EXPECT_EQ(pts[1].gpu, "h800");
+  EXPECT_EQ(pts[1].sets[0].second, "fa3");
+  EXPECT_EQ(pts[2].gpu, "h800");
+  EXPECT_EQ(pts[2].sets[0].second, "simfa-attn");
+  EXPECT_EQ(pts[3].shape[0].second, "32768");
+  // GB10 analyzes with cuTile's 64x32 tiles and says which of its values are assumed.
+  const Row row = evaluate_point(s.name, pts[0]);
+  EXPECT_EQ(row["status"], "ok") << row["message"];
+  const auto doc = nlohmann::json::parse(row["json"].get<std::string>());
+  EXPECT_EQ(doc["analyze"]["tile_m"], 64);
+  EXPECT_EQ(doc["analyze"]["tile_n"], 32);
+  EXPECT_NE(row["message"].get<std::string>().find("analyze: "), std::string::npos);
+  EXPECT_NE(row["message"].get<std::string>().find("assumed"), std::string::npos);
+  // A GPU both listed and zipped, a repeated row, a Blackwell GPU in a study that simulates.
+  EXPECT_NE(error_of("name = \"x\"\ngpus = \"h800\"\nrun = \"analyze\"\n[[zip]]\ngpu = [\"h100\"]\n").find("a key has one place"),
+            std::string::npos);
+  EXPECT_NE(error_of("name = \"x\"\nrun = \"analyze\"\n[[zip]]\ngpu = [\"h800\", \"h800\"]\n\"fa3.tile_m\" = [64, 64]\n")
+                .find("s.toml:4: [[zip]]: row 2 repeats an earlier row"),
+            std::string::npos);
+  const std::string e = error_of("name = \"x\"\ngpus = [\"h800\", \"b200\"]\n");
+  EXPECT_NE(e.find("s.toml:2: gpus:"), std::string::npos) << e;
+  EXPECT_NE(e.find("blackwell"), std::string::npos) << e;
+}
+
+TEST(Study, AnAnalyzeOnlyStudyRefusesKeysTheModelDoesNotRead) {
+  const std::string e = error_of("name = \"x\"\ngpus = \"h800\"\nrun = \"analyze\"\n[set]\n\"fa3.stages\" = 3\n");
+  EXPECT_NE(e.find("s.toml:5: fa3.stages: the analytic model does not read it"), std::string::npos) << e;
+  // The keys it reads are fine, and so is any key in a study that simulates.
+  EXPECT_EQ(error_of("name = \"x\"\ngpus = \"h800\"\nrun = \"analyze\"\n[set]\n\"fa3.tile_m\" = 64\n"), "");
+  EXPECT_EQ(error_of("name = \"x\"\ngpus = \"h800\"\nrun = \"both\"\n[set]\n\"fa3.stages\" = 2\n"), "");
+}
+
 TEST(Study, GeometricRangesAndSuffixes) {
   const Study s = parse_study_text("name = \"g\"\ngpus = \"h800\"\nrun = \"analyze\"\n[shape]\nseqlen = \"1K:16K:*2\"\n"
                                    "batch = \"2\"\n",
@@ -108,7 +155,7 @@ TEST(Study, GeometricRangesAndSuffixes) {
 TEST(Study, BadInputNamesFileAndLine) {
   const std::string head = "name = \"x\"\ngpus = \"h800\"\n";
   EXPECT_EQ(error_of("gpus = \"h800\"\n"), "s.toml: 'name' is missing");
-  EXPECT_EQ(error_of("name = \"x\"\n"), "s.toml: 'gpus' is missing (a preset name, a GPU TOML file, or a list of them)");
+  EXPECT_EQ(error_of("name = \"x\"\n"), "s.toml: 'gpus' is missing (a preset name, a GPU TOML file, or a list of them; or gpu = [...] in a [[zip]])");
   EXPECT_NE(error_of(head + "colour = 3\n").find("s.toml:3: unknown key 'colour'"), std::string::npos);
   EXPECT_NE(error_of(head + "run = \"fast\"\n").find("s.toml:3: run: expected simulate, analyze or both"),
             std::string::npos);
