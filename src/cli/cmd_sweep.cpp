@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/progress.h"
+#include "cli/report_cmds.h"
 #include "sim/error.h"
 #include "sim/files.h"
 #include "study/db.h"
@@ -119,7 +119,7 @@ void sweep_local(const SweepArgs& a) {
                              counts.to_run);
   SweepProgress prog(s.name);
   study::SweepOptions opt;
-  opt.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  opt.jobs = a.jobs ? a.jobs : default_jobs();
   opt.check_interrupt = check_interrupted;
   opt.poll = interrupt_poll();
   opt.on_point = [&](const study::SweepCounts& c, const study::Row& row) { prog.point(c, row); };

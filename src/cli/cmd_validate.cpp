@@ -18,6 +18,7 @@
 #include "cli/report_cmds.h"
 #include "instr/log_reader.h"
 #include "sim/error.h"
+#include "sim/threads.h"
 #include "sim/config.h"
 #include "translate/fa3_log_source.h"
 
@@ -181,14 +182,7 @@ std::vector<report::CaseResult> run_cases(const std::vector<report::MeasuredCase
       }
     }
   };
-  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, jobs), std::max<std::size_t>(n, 1)));
-  if (threads <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
-    for (auto& t : pool) t.join();
-  }
+  run_workers(jobs, n, work);
   // The first failing case in the CSV's order (the one a sequential run would have stopped at).
   for (std::size_t i = 0; i < n; ++i)
     if (errors[i]) std::rethrow_exception(errors[i]);

@@ -263,32 +263,7 @@ ModelRun evaluate_model(const ModelFlags& f, std::string_view default_sweep) {
   return run;
 }
 
-nlohmann::ordered_json point_json(const ModelPoint& p) {
-  nlohmann::ordered_json j;
-  const auto& s = p.shape;
-  j["batch"] = s.batch;
-  j["seqlen_q"] = s.seqlen_q;
-  j["seqlen_kv"] = s.seqlen_kv;
-  j["heads_kv"] = s.heads_kv;
-  j["group"] = s.group;
-  j["head_dim"] = s.head_dim;
-  j["dtype"] = spec::dtype_name(s.dtype);
-  j["causal"] = s.causal;
-  j["kernel"] = model::kernel_name(p.opt.kernel);
-  for (const auto& fd : model::result_fields()) {
-    if (fd.text) {
-      j[fd.name] = std::string(fd.text_of(p.result));
-    } else {
-      // Counts (bytes, FLOPs, CTAs, tiles) are exact integers: print them as such.
-      const double v = fd.number(p.result);
-      if (v == std::floor(v) && std::fabs(v) < 9.0e15)
-        j[fd.name] = std::int64_t(v);
-      else
-        j[fd.name] = v;
-    }
-  }
-  return j;
-}
+nlohmann::ordered_json point_json(const ModelPoint& p) { return model::point_json(p.shape, p.opt, p.result); }
 
 std::string describe_run(const ModelRun& run) {
   if (run.points.empty()) return "";

@@ -2,6 +2,7 @@
 #include "model/fields.h"
 
 #include <array>
+#include <cmath>
 
 namespace simfa::model {
 namespace {
@@ -64,6 +65,32 @@ const ResultField* find_result_field(std::string_view name) {
   for (const auto& f : kFields)
     if (name == f.name) return &f;
   return nullptr;
+}
+
+nlohmann::ordered_json point_json(const spec::AttentionShape& s, const ModelOptions& opt, const Result& r) {
+  nlohmann::ordered_json j;
+  j["batch"] = s.batch;
+  j["seqlen_q"] = s.seqlen_q;
+  j["seqlen_kv"] = s.seqlen_kv;
+  j["heads_kv"] = s.heads_kv;
+  j["group"] = s.group;
+  j["head_dim"] = s.head_dim;
+  j["dtype"] = spec::dtype_name(s.dtype);
+  j["causal"] = s.causal;
+  j["kernel"] = model::kernel_name(opt.kernel);
+  for (const auto& fd : model::result_fields()) {
+    if (fd.text) {
+      j[fd.name] = std::string(fd.text_of(r));
+    } else {
+      // Counts (bytes, FLOPs, CTAs, tiles) are exact integers: print them as such.
+      const double v = fd.number(r);
+      if (v == std::floor(v) && std::fabs(v) < 9.0e15)
+        j[fd.name] = std::int64_t(v);
+      else
+        j[fd.name] = v;
+    }
+  }
+  return j;
 }
 
 }  // namespace simfa::model

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "model/analysis.h"
 
 namespace simfa::model {
@@ -22,5 +24,9 @@ struct ResultField {
 // baselines.
 std::span<const ResultField> result_fields();
 const ResultField* find_result_field(std::string_view name);
+
+// One evaluated point as JSON (simfa analyze --json's points, the results database's "analyze"
+// document): the shape, the kernel, then every result_fields() entry (exact counts as integers).
+nlohmann::ordered_json point_json(const spec::AttentionShape& shape, const ModelOptions& opt, const Result& r);
 
 }  // namespace simfa::model

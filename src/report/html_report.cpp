@@ -191,6 +191,16 @@ class StudyPage {
       std::erase_if(key_, [&](const std::string& c) {
         return (c == "heads_kv" || c == "group" || c == "head_dim") && determined(c, {"model"});
       });
+    // A configuration key that a variant or a GPU sets (a variant's overrides; a [[zip]] pairing
+    // each GPU with a kernel) is named by the variant or the GPU already.
+    std::vector<std::string> names;
+    for (const char* n : {"gpu", "variant"})
+      if (std::find(key_.begin(), key_.end(), n) != key_.end()) names.emplace_back(n);
+    const auto config = db_.config_columns();
+    if (!names.empty())
+      std::erase_if(key_, [&](const std::string& c) {
+        return std::find(config.begin(), config.end(), c) != config.end() && determined(c, names);
+      });
   }
 
   std::string label_part(const std::string& col, const DbCell& c) const {

@@ -46,31 +46,14 @@ void check_analyzable(const Point& p) {
 // (fa3.kernel, fa3.tile_m, ...) and GPU. Its warnings (assumed GPU values, a kernel the GPU does not
 // run) are added to `warnings`.
 model::Result analyze_point(const Point& p, const Config& cfg, spec::AttentionShape& shape,
-                            std::vector<std::string>* warnings = nullptr) {
+                            model::ModelOptions& opt, std::vector<std::string>* warnings = nullptr) {
   check_analyzable(p);
   shape = fa3_shape(args_of(p));
   const model::GpuSpec gpu = model::GpuSpec::from_config(cfg);
-  const model::ModelOptions opt = model::options_from_config(cfg);
+  opt = model::options_from_config(cfg);
   if (warnings)
     for (auto& w : model::model_warnings(gpu, opt)) warnings->push_back("analyze: " + w);
   return model::analyze(shape, gpu, opt);
-}
-
-nlohmann::ordered_json analysis_json(const spec::AttentionShape& s, const model::Result& r) {
-  nlohmann::ordered_json j;
-  j["batch"] = s.batch;
-  j["seqlen_q"] = s.seqlen_q;
-  j["seqlen_kv"] = s.seqlen_kv;
-  j["heads_kv"] = s.heads_kv;
-  j["group"] = s.group;
-  j["head_dim"] = s.head_dim;
-  j["dtype"] = spec::dtype_name(s.dtype);
-  j["causal"] = s.causal;
-  for (const auto& fd : model::result_fields()) {
-    if (fd.text) j[fd.name] = std::string(fd.text_of(r));
-    else j[fd.name] = fd.number(r);
-  }
-  return j;
 }
 
 std::string utc_now() {
@@ -110,7 +93,8 @@ void check_point(const Point& p) {
   }
   if (p.analyze) {
     spec::AttentionShape shape;
-    (void)analyze_point(p, cfg, shape);
+    model::ModelOptions opt;
+    (void)analyze_point(p, cfg, shape, opt);
   }
 }
 
@@ -193,7 +177,8 @@ Row evaluate_point(const std::string& study, const Point& p, const EvalOptions& 
     }
     if (p.analyze) {
       spec::AttentionShape shape;
-      const model::Result a = analyze_point(p, cfg, shape, &warnings);
+      model::ModelOptions opt;
+      const model::Result a = analyze_point(p, cfg, shape, opt, &warnings);
       fill_shape(shape);
       row["model_flops"] = a.flops;
       row["model_latency_us"] = a.latency_us;
@@ -204,7 +189,7 @@ Row evaluate_point(const std::string& study, const Point& p, const EvalOptions& 
       row["model_dram_ideal_bytes"] = a.dram_ideal_bytes;
       row["model_dram_real_bytes"] = a.dram_real_bytes;
       row["genz_dram_bytes"] = a.genz_dram_bytes;
-      doc["analyze"] = analysis_json(shape, a);
+      doc["analyze"] = model::point_json(shape, opt, a);
     }
     row["status"] = "ok";
     std::string msg;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "sim/error.h"
+#include "sim/threads.h"
 
 namespace simfa::study {
 
@@ -51,14 +52,7 @@ SweepCounts run_sweep(const Study& s, ResultsDb& db, const std::vector<Point>& t
       }
     }
   };
-  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, opt.jobs), std::max<std::size_t>(todo.size(), 1)));
-  if (threads <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
-    for (auto& t : pool) t.join();
-  }
+  run_workers(opt.jobs, todo.size(), work);
   db.flush();
   if (error) std::rethrow_exception(error);
   return counts;

@@ -206,6 +206,30 @@ TEST(HtmlReport, OtherInputsSplitTheLinesAndAnEmptyDatabaseIsAPage) {
   EXPECT_NE(p2.find("The database holds no study."), std::string::npos);
 }
 
+// A variant's overrides are named by the variant: its configuration columns do not split the
+// lines again (nor print "(none)" for the variants that leave them alone).
+TEST(HtmlReport, KeysAVariantSetsAreNamedByTheVariant) {
+  const std::string path = temp_path("variants.sqlite");
+  std::filesystem::remove(path);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  create_results_tables(db, {"tensor.flops_per_cycle_16bit", "mem.l2.size"});
+  long long i = 0;
+  for (const char* v : {"base", "2x-tensor", "2x-l2"})
+    for (long long s : {4096, 8192}) {
+      DbRow r = sample_point("whatif", i++, "h800", s, true, true);
+      r["variant"] = std::string(v);
+      if (std::string(v) == "2x-tensor") r["tensor.flops_per_cycle_16bit"] = std::string("8192");
+      if (std::string(v) == "2x-l2") r["mem.l2.size"] = std::string("100MiB");
+      insert_row(db, "points", r);
+    }
+  sqlite3_close(db);
+  const std::string page = report::html_report(report::read_results_db(path));
+  EXPECT_NE(page.find("3 lines (one per variant)"), std::string::npos) << page;
+  EXPECT_NE(page.find(">2x-tensor</text>"), std::string::npos);
+  EXPECT_EQ(page.find("(none)</text>"), std::string::npos);
+}
+
 TEST(SvgChart, LegendBelowGrowsThePictureAndPowersOfTwoTicks) {
   report::Chart c;
   c.width = 400, c.height = 300;
