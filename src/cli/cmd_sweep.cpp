@@ -40,6 +40,15 @@ class SweepProgress {
   explicit SweepProgress(std::string name)
       : name_(std::move(name)), tty_(::isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()) {}
   ~SweepProgress() { clear(); }
+  // The line before the first point finishes (a point may take minutes).
+  void start(const study::SweepCounts& c) {
+    if (!tty_ || c.to_run == 0) return;
+    std::fputs(fmt::format("\r\033[Ksweep {}: {}/{} points, running {}", name_, c.stored, c.points,
+                           c.to_run == 1 ? "the last one" : "the first ones").c_str(),
+               stderr);
+    std::fflush(stderr);
+    shown_ = true;
+  }
   void point(const study::SweepCounts& c, const study::Row& row) {
     if (row["status"] != "ok" && first_failure_.empty())
       first_failure_ = fmt::format("point {} ({}): {}: {}", row["point_index"].get<std::size_t>(),
@@ -123,6 +132,7 @@ void sweep_local(const SweepArgs& a) {
   opt.check_interrupt = check_interrupted;
   opt.poll = interrupt_poll();
   opt.on_point = [&](const study::SweepCounts& c, const study::Row& row) { prog.point(c, row); };
+  prog.start(counts);
   try {
     counts = study::run_sweep(s, db, todo, counts, opt);
   } catch (const InterruptedError&) {
@@ -173,6 +183,7 @@ int sweep_mpi(const SweepArgs& a) {
                            mpi.size() - 1, counts.stored);
   SweepProgress prog(s->name);
   opt.on_point = [&](const study::SweepCounts& c, const study::Row& row) { prog.point(c, row); };
+  prog.start(counts);
   try {
     counts = study::mpi_sweep_master(mpi, *db, todo, counts, opt);
   } catch (const std::exception& e) {  // the workers wait for rank 0: end them all
