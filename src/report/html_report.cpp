@@ -574,10 +574,10 @@ class StudyPage {
       if (std::any_of(rows_.begin(), rows_.end(), [&](const Row* r) { return out.get(*r).has_value(); }))
         shown.push_back(&out);
     std::vector<std::pair<const char*, const char*>> texts;  // head, column
-    for (const auto& [head, col] : std::vector<std::pair<const char*, const char*>>{
+    for (const auto& hc : std::vector<std::pair<const char*, const char*>>{
              {"sampled", "sampled"}, {"regime", "model_regime"}, {"bound", "model_bound"}})
-      if (std::any_of(rows_.begin(), rows_.end(), [&](const Row* r) { return !cell(*r, col).null; }))
-        texts.emplace_back(head, col);
+      if (std::any_of(rows_.begin(), rows_.end(), [&](const Row* r) { return !cell(*r, hc.second).null; }))
+        texts.push_back(hc);  // (a structured binding cannot be captured before C++20's P1091 in clang 14)
     std::string o = "<div class=\"wide\"><table class=\"points\">\n<tr>" + input_heads() + "<th>status</th>";
     for (const Out* out : shown) o += "<th>" + h(out->head) + "</th>";
     for (const auto& [head, col] : texts) o += "<th>" + h(head) + "</th>";
