@@ -25,7 +25,7 @@ namespace {
 struct SweepArgs {
   std::string study, db, csv, export_study;
   unsigned jobs = 0;
-  bool yes = false;
+  bool yes = false, retry_failed = false;
 };
 
 std::string duration_text(double s) {
@@ -96,13 +96,19 @@ study::Study prepare(const SweepArgs& a) {
 }
 
 void summary(const study::Study& s, const study::SweepCounts& c, const SweepProgress& prog, const std::string& db) {
-  std::cerr << fmt::format("study {}: {} points ran in {}{}; {} of {} stored in {}\n", s.name, c.ran,
+  std::cerr << fmt::format("study {}: {} point{} ran in {}{}; {} of {} stored in {}\n", s.name, c.ran, c.ran == 1 ? "" : "s",
                            duration_text(prog.elapsed()), c.failed ? fmt::format(", {} failed", c.failed) : "",
                            c.stored + c.ran, c.points, db);
   if (!prog.first_failure().empty())
     std::cerr << fmt::format("first failure: {}\n(every failed point's status and message are in the database: "
                              "select point_index, status, message from points where status != 'ok')\n",
                              prog.first_failure());
+}
+
+void forget_failed(const SweepArgs& a, const study::Study& s, study::ResultsDb& db) {
+  if (!a.retry_failed) return;
+  const std::size_t n = db.forget_failed(s.name);
+  std::cerr << fmt::format("study {}: {} failed point{} to run again\n", s.name, n, n == 1 ? "" : "s");
 }
 
 void export_csv(const SweepArgs& a, study::ResultsDb& db) {
@@ -121,6 +127,7 @@ void sweep_local(const SweepArgs& a) {
   const study::Study s = prepare(a);
   study::ResultsDb db(a.db, /*create=*/true);
   db.begin_study(s, study::count_points(s));
+  forget_failed(a, s, db);
   study::SweepCounts counts;
   const std::vector<study::Point> todo = study::pending_points(s, db, counts);
   if (counts.stored)
@@ -173,6 +180,7 @@ int sweep_mpi(const SweepArgs& a) {
     s = std::make_unique<study::Study>(prepare(a));
     db = std::make_unique<study::ResultsDb>(a.db, /*create=*/true);
     db->begin_study(*s, study::count_points(*s));
+    forget_failed(a, *s, *db);
     todo = study::pending_points(*s, *db, counts);
   } catch (...) {
     study::mpi_share_study(nullptr);  // the workers stop; this rank reports the error
@@ -214,6 +222,8 @@ void add_sweep_command(CLI::App& app) {
                                         "one per rank")
       ->check(CLI::Range(1u, 4096u));
   cmd->add_flag("--yes", a->yes, "run a study with more points than its max_points");
+  cmd->add_flag("--retry-failed", a->retry_failed, "run again the study's points stored with a status other than ok "
+                                                    "(after a fix, or with other overrides of the same key)");
   cmd->add_option("--csv", a->csv, "after the sweep (or alone, without a study), write every column of the "
                                    "database's points but json to FILE")
       ->check(output_file());
@@ -229,6 +239,7 @@ void add_sweep_command(CLI::App& app) {
     if (a->study.empty() && a->csv.empty())
       user_error("simfa sweep: give a study file to run, or --csv FILE to export the database");
     if (!a->export_study.empty() && a->csv.empty()) user_error("--study {}: it selects what --csv exports", a->export_study);
+    if (a->retry_failed && a->study.empty()) user_error("--retry-failed: give the study whose failed points to run again");
     if (study::mpi_launched()) {
       if (const int rc = sweep_mpi(*a); rc != 0) std::exit(rc);
       return;

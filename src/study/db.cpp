@@ -161,6 +161,14 @@ void ResultsDb::begin_study(const Study& s, double points) {
   }
 }
 
+std::size_t ResultsDb::forget_failed(const std::string& name) {
+  flush();
+  Stmt st(db_, "DELETE FROM points WHERE study = ? AND status != 'ok'", path_);
+  sqlite3_bind_text(st.get(), 1, name.c_str(), -1, SQLITE_TRANSIENT);
+  if (sqlite3_step(st.get()) != SQLITE_DONE) throw UserError(fmt::format("{}: {}", path_, sqlite3_errmsg(db_)));
+  return static_cast<std::size_t>(sqlite3_changes(db_));
+}
+
 std::set<std::string> ResultsDb::done_keys(const std::string& name) {
   std::set<std::string> keys;
   Stmt st(db_, "SELECT point_key FROM points WHERE study = ?", path_);

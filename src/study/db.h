@@ -30,6 +30,9 @@ class ResultsDb {
 
   // Records the study (table `studies`) and adds a column for each configuration key it sets.
   void begin_study(const Study& s, double points);
+  // Deletes the rows of study `name` whose status is not ok (so that a sweep runs them again);
+  // returns how many.
+  std::size_t forget_failed(const std::string& name);
   // The keys of the points of study `name` already stored.
   std::set<std::string> done_keys(const std::string& name);
   // Stores a row (ignored when its point_key is present); committed within kCommitSeconds.

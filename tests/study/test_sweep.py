@@ -137,6 +137,22 @@ def test_bad_input(tmp_path):
     assert r.returncode == 0, r.stderr
 
 
+def test_retry_failed(tmp_path):
+    s = tmp_path / "f.toml"
+    # Three stages of a D64 tile fit in shared memory only for the causal kernel's smaller tile.
+    s.write_text('name = "f"\ngpus = "h800"\nrun = "simulate"\n[shape]\nmodel = "none"\nheads_kv = 1\n'
+                 'head_dim = 64\nseqlen = 512\n[set]\n"fa3.stages" = [2, 3]\n')
+    db = tmp_path / "f.sqlite"
+    r = sweep(str(s), "--db", str(db))
+    assert r.returncode == 0 and "1 failed" in r.stderr, r.stderr
+    r = sweep(str(s), "--db", str(db))
+    assert "0 to run" in r.stderr  # failed points are stored, not retried by default
+    r = sweep(str(s), "--db", str(db), "--retry-failed")
+    assert r.returncode == 0 and "1 failed point to run again" in r.stderr and "1 point ran" in r.stderr, r.stderr
+    with sqlite3.connect(db) as c:
+        assert c.execute("select count(*) from points").fetchone()[0] == 2
+
+
 @pytest.mark.skipif(os.environ.get("SIMFA_HAVE_MPI") != "1" or not shutil.which("mpirun"),
                     reason="simfa built without MPI, or no mpirun (scripts/install-deps installs OpenMPI)")
 def test_mpi_three_ranks_equal_one_process(tmp_path, reference):
