@@ -30,6 +30,7 @@ Engine::Engine(bool skip_idle) : skip_(skip_idle) {}
 void Engine::add(Component* c) {
   c->id_ = static_cast<std::uint32_t>(comps_.size());
   comps_.push_back(c);
+  ts_.emplace_back();
   phase_.resize((comps_.size() + 63) / 64, 0);
   tick_bits_.resize(phase_.size() * kSlots, 0);  // appends the new word's slots (see engine.h)
 }
@@ -60,20 +61,22 @@ void Engine::send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycl
 
 void Engine::wake(Component* c, Cycle t) {
   if (t < now_) [[unlikely]] bad_wake(t, now_);
+  const std::uint32_t id = c->id_;
+  Cycle& scheduled = ts_[id].scheduled;
   if (t == now_ && in_tick_phase_) {
-    if (c->id_ > ticking_id_) {
-      if (c->scheduled_ != now_) {
-        c->scheduled_ = now_;
-        phase_[c->id_ >> 6] |= 1ULL << (c->id_ & 63);  // the scan ahead of ticking_id_ finds it
+    if (id > ticking_id_) {
+      if (scheduled != now_) {
+        scheduled = now_;
+        phase_[id >> 6] |= 1ULL << (id & 63);  // the scan ahead of ticking_id_ finds it
       }
       return;
     }
     t = now_ + 1;
   }
-  if (c->scheduled_ != kNever && c->scheduled_ >= now_ && c->scheduled_ <= t) return;
-  c->scheduled_ = t;
-  if (t - now_ < kSlots) push_tick(t, c->id_);
-  else far_ticks_.push({t, c->id_});
+  if (scheduled != kNever && scheduled >= now_ && scheduled <= t) return;
+  scheduled = t;
+  if (t - now_ < kSlots) push_tick(t, id);
+  else far_ticks_.push({t, id});
 }
 
 void Engine::migrate_far() {
@@ -134,6 +137,7 @@ void Engine::process_cycle(Cycle t) {
     node.next = free_;
     free_ = n;
     n = next;
+    if (n != kNil) __builtin_prefetch(&pool_[n]);  // fetched while this handler runs
     m.target->on_event(m.tag, m.p, t);
     ++events_;
   }
@@ -156,6 +160,11 @@ void Engine::process_cycle(Cycle t) {
     while (phase_[w]) {
       const auto id = static_cast<std::uint32_t>(w << 6 | static_cast<std::size_t>(std::countr_zero(phase_[w])));
       phase_[w] &= phase_[w] - 1;
+      // The next component of this word to tick (if it is due): fetch its object meanwhile.
+      if (phase_[w]) {
+        const std::size_t nx = w << 6 | static_cast<std::size_t>(std::countr_zero(phase_[w]));
+        if (ts_[nx].scheduled == t) __builtin_prefetch(comps_[nx]);
+      }
       tick_one(id, t);
     }
   }
@@ -163,11 +172,12 @@ void Engine::process_cycle(Cycle t) {
 }
 
 void Engine::tick_one(std::uint32_t id, Cycle t) {
-  Component* c = comps_[id];
-  if (c->last_tick_ == t || (skip_ && c->scheduled_ != t)) return;
-  c->last_tick_ = t;
+  TickState& ts = ts_[id];
+  if (ts.last == t || (skip_ && ts.scheduled != t)) return;
+  ts.last = t;
   ticking_id_ = id;
-  if (c->scheduled_ == t) c->scheduled_ = kNever;
+  if (ts.scheduled == t) ts.scheduled = kNever;
+  Component* c = comps_[id];
   const Cycle next = c->tick(t);
   ++ticks_;
   if (next != kNever) {

@@ -64,8 +64,6 @@ class Component {
  private:
   friend class Engine;
   std::uint32_t id_ = 0;
-  Cycle scheduled_ = kNever;  // pending tick, kNever if none
-  Cycle last_tick_ = kNever;
 };
 
 class Engine {
@@ -138,6 +136,13 @@ class Engine {
   bool in_tick_phase_ = false;
   std::uint32_t ticking_id_ = 0;
   std::vector<Component*> comps_;
+  // Per component id (engine-owned, so that a stale tick request is skipped without touching the
+  // component object): its pending tick (kNever if none) and the cycle it last ticked.
+  struct TickState {
+    Cycle scheduled = kNever;
+    Cycle last = kNever;
+  };
+  std::vector<TickState> ts_;
   std::vector<Node> pool_;
   std::uint32_t free_ = kNil;  // free list of pool_ nodes
   SlotList slots_[kSlots];
