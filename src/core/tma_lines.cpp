@@ -20,7 +20,7 @@ std::uint8_t sector_mask(Addr line, Addr lo, Addr hi, std::uint32_t line_bytes) 
 namespace {
 
 void row_lines(Addr lo, Addr hi, std::uint32_t line_bytes, std::vector<LineReq>& out) {
-  if (!std::has_single_bit(line_bytes) || line_bytes < 4) {
+  if ((line_bytes & (line_bytes - 1)) != 0 || line_bytes < 4) {  // (std::has_single_bit: a libgcc call here)
     for (Addr line = lo / line_bytes * line_bytes; line < hi; line += line_bytes)
       out.push_back({line, sector_mask(line, lo, hi, line_bytes)});
     return;

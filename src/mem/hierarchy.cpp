@@ -21,6 +21,7 @@ Hierarchy::Hierarchy(const HierarchyParams& p, Engine& engine, int num_sms,
     : p_(p),
       engine_(engine),
       all_sectors_(static_cast<std::uint8_t>((1u << (p.line_bytes / 32)) - 1)),
+      line_div_(p.line_bytes),
       hash_(make_slice_hash(p.l2.hash, p.l2.slices)),
       xbar_(p.xbar, p.l2, num_sms),
       lrc_(p.lrc, num_sms),
@@ -149,7 +150,8 @@ void Hierarchy::respond(std::uint32_t t, std::uint32_t slice, Cycle depart, bool
     L2Slice& m = *slices_[xbar_.mirror(slice, part)];
     if (rc_.insert(m.tags().shadow_lines(), m.tags().lines())) m.insert_shadow(x.line, x.sectors, now);
   }
-  engine_.send(this, kArrive, Payload::of(t), std::max(arrive, now + 1));
+  // The message carries the request itself, so that its arrival does not read the transaction.
+  engine_.send(this, kArrive, Payload::of(Arrival{x.req, t}), std::max(arrive, now + 1));
 }
 
 void Hierarchy::forward(std::uint32_t t, std::uint32_t, Cycle now) {
@@ -212,10 +214,10 @@ void Hierarchy::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
   switch (tag) {
     case kL1Hit: finish(p.as<MemReq>(), now); break;
     case kArrive: {
-      const auto t = p.as<std::uint32_t>();
-      deliver(txns_[t].req, now);
-      lrc_.complete(t, txns_, [&](const MemReq& r) { deliver(r, now); });
-      txns_.release(t);
+      const auto a = p.as<Arrival>();
+      deliver(a.req, now);
+      lrc_.complete(a.txn, line_div_.div(a.req.line), a.req.sm, [&](const MemReq& r) { deliver(r, now); });
+      txns_.release(a.txn);
       break;
     }
     case kDeliver: finish(p.as<MemReq>(), now); break;

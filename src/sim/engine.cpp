@@ -9,6 +9,7 @@
 #include <bit>
 
 #include "sim/error.h"
+#include "sim/prefetch.h"
 
 namespace simfa {
 
@@ -32,7 +33,13 @@ void Engine::add(Component* c) {
   comps_.push_back(c);
   ts_.emplace_back();
   phase_.resize((comps_.size() + 63) / 64, 0);
+  prefetchers_.resize(phase_.size(), 0);
   tick_bits_.resize(phase_.size() * kSlots, 0);  // appends the new word's slots (see engine.h)
+}
+
+void Engine::want_prefetch(Component* c) {
+  prefetchers_[c->id_ >> 6] |= 1ULL << (c->id_ & 63);
+  pf_words_ = std::max<std::size_t>(pf_words_, (c->id_ >> 6) + 1);
 }
 
 void Engine::push_msg(Cycle t, const Msg& m) {
@@ -137,7 +144,7 @@ void Engine::process_cycle(Cycle t) {
     node.next = free_;
     free_ = n;
     n = next;
-    if (n != kNil) __builtin_prefetch(&pool_[n]);  // fetched while this handler runs
+    if (n != kNil) simfa::prefetch(&pool_[n]);  // fetched while this handler runs
     m.target->on_event(m.tag, m.p, t);
     ++events_;
   }
@@ -154,6 +161,12 @@ void Engine::process_cycle(Cycle t) {
     for (std::uint32_t id = 0; id < comps_.size(); ++id) phase_[id >> 6] |= 1ULL << (id & 63);
   }
   bitmap_[si >> 6] &= ~(1ULL << (t & 63));
+  // Let the components about to tick start their host cache misses together.
+  for (std::size_t w = 0; w < pf_words_; ++w)
+    for (std::uint64_t b = phase_[w] & prefetchers_[w]; b; b &= b - 1) {
+      const std::size_t id = w << 6 | static_cast<std::size_t>(std::countr_zero(b));
+      if (ts_[id].scheduled == t) comps_[id]->prefetch(t);
+    }
   in_tick_phase_ = true;
   for (std::size_t w = 0; w < phase_.size(); ++w) {
     // The word is re-read after each tick: a tick may wake a higher id of this word.
@@ -163,7 +176,7 @@ void Engine::process_cycle(Cycle t) {
       // The next component of this word to tick (if it is due): fetch its object meanwhile.
       if (phase_[w]) {
         const std::size_t nx = w << 6 | static_cast<std::size_t>(std::countr_zero(phase_[w]));
-        if (ts_[nx].scheduled == t) __builtin_prefetch(comps_[nx]);
+        if (ts_[nx].scheduled == t) simfa::prefetch(comps_[nx]);
       }
       tick_one(id, t);
     }
