@@ -65,6 +65,8 @@ void L2Slice::prefetch(Cycle now) {
   if (first_.arrive > now) return;
   simfa::prefetch(&txns_[first_.txn]);
   tags_.prefetch(first_.line);
+  for (const auto& l : lanes_)  // the tick compares every lane's head
+    if (!l.empty()) simfa::prefetch(&l.front());
 }
 
 bool L2Slice::idle() const {
