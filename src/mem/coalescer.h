@@ -15,14 +15,22 @@ class Coalescer {
  public:
   Coalescer(const LrcParams& p, int num_sms);
 
+  // Where match() ended its search of the table: the slot of the request's (pair, line) key, or
+  // the empty slot that ended the search. Valid for track() until the table changes.
+  struct Probe {
+    std::size_t bucket = 0;
+    std::uint32_t fp = 0;
+    bool found = false;  // bucket holds the key (a transaction the request could not merge into)
+    bool valid = false;
+  };
   // The in-flight transaction that `r` (a read) can merge into, or kNoTxn.
   std::uint32_t match(const MemReq& r, std::uint64_t line, std::uint8_t sectors, Cycle now,
-                      const TxnPool& txns) const;
+                      const TxnPool& txns, Probe& probe) const;
   // Records `r` as merged into transaction `t`.
   void merge(std::uint32_t t, const MemReq& r, TxnPool& txns);
   // Registers a transaction just sent so that later requests can merge into it (when the pair's
-  // table has room).
-  void track(std::uint32_t t, TxnPool& txns);
+  // table has room). `probe`: match()'s for this request (saves a second search), or invalid.
+  void track(std::uint32_t t, TxnPool& txns, const Probe& probe);
   // Transaction `t` (for line index `line`, from SM `sm`) completed: forgets it; calls
   // `deliver(const MemReq&)` for each merged request. Reads no Txn.
   template <typename F>

@@ -57,7 +57,7 @@ bool Hierarchy::try_send(const MemReq& r, Cycle now) {
                "request from unconnected SM {}", r.sm);
   SIMFA_ASSERT(r.line % p_.line_bytes == 0, fmt::format("memory at cycle {}", now),
                "address {:#x} is not line-aligned", r.line);
-  const std::uint64_t line = r.line / p_.line_bytes;
+  const std::uint64_t line = line_div_.div(r.line);
   const std::uint8_t sectors = norm_sectors(r.sectors);
   const bool write = is_write(r.kind);
   Cycle ready = now;
@@ -74,9 +74,10 @@ bool Hierarchy::try_send(const MemReq& r, Cycle now) {
       l1_->invalidate(r.sm, line);
     }
   }
+  Coalescer::Probe probe;
   if (!write && lrc_.enabled()) {
     ++lrc_reads_;
-    const std::uint32_t t = lrc_.match(r, line, sectors, now, txns_);
+    const std::uint32_t t = lrc_.match(r, line, sectors, now, txns_, probe);
     if (t != kNoTxn) {
       lrc_.merge(t, r, txns_);
       ++in_flight_;
@@ -126,7 +127,7 @@ bool Hierarchy::try_send(const MemReq& r, Cycle now) {
   x.sectors = sectors;
   x.route = route;
   x.write = write;
-  if (!write) lrc_.track(t, txns_);
+  if (!write) lrc_.track(t, txns_, probe);
   slices_[first]->push(t, lane, depart + hop);
   ++in_flight_;
   ++accepted_;
