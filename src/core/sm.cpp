@@ -123,6 +123,7 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
     t.st = St::Ready;
     t.ready_at = now;
     min_ready_ = std::min(min_ready_, now);
+    idle_next_ = std::min(idle_next_, now);
     t.post_wait = t.bar_registered = t.bar_released = t.ldg_done = false;
     t.age = next_age_++;
     t.stage_waits.assign(k_.stages, 0);
@@ -140,6 +141,68 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
 // ---- the cycle -----------------------------------------------------------------------------
 
 Cycle Sm::tick(Cycle now) {
+  // Most ticks only let the TMA unit send lines (a response freed room under the sector limit, or
+  // the head copy goes on sending): nothing is due in the AEQ, no bubble ends, the tensor pipe
+  // cannot start, no thread can issue, no wait changed and no CTA drains. Steps 1-5 below would
+  // then change nothing but the TMA unit, and step 6 would find the same bubble ends and ready
+  // times as the last tick did (idle_next_): only the AEQ's head and the TMA unit's need can have
+  // moved. When the TMA unit sent or completed a copy (dirty_), the full tick goes on from step 3.
+  const bool tma_only = !dirty_ && min_ready_ > now && idle_next_ > now && draining_ == 0 &&
+                        !aeq_.due(now) && ldg_pending_.empty() && !tc_.startable();
+  if (tma_only) {
+    tma_.tick(now);
+    if (!dirty_) return std::min({aeq_.next(), idle_next_, tma_.next_need(now)});
+  } else {
+    tick_engines(now);
+  }
+  // 3. Wake threads whose waits became satisfied.
+  if (dirty_) recheck(now);
+  // 4. Issue.
+  std::uint64_t picked = 0;
+  // min_ready_ is a lower bound of the ready_at of Ready threads: when it is in the future no
+  // thread is eligible and select() would find none.
+  for (std::uint32_t w = 0; w < p_.issue_width && min_ready_ <= now; ++w) {
+    const int s = select(now, picked);
+    if (s < 0) break;
+    picked |= 1ULL << s;
+    issue(static_cast<std::uint32_t>(s), now);
+  }
+  if (picked) {
+    ++c_.issue_cycles;
+    host_.progress(now);
+  }
+  // 5. Issue may have satisfied other waits (they issue from the next cycle on).
+  if (dirty_) recheck(now);
+  for (std::size_t i = draining_ ? live_ctas_.size() : 0; i-- > 0;) {
+    const Cta& c = ctas_[live_ctas_[i]];
+    if (c.live_threads == 0 && c.outstanding == 0 && now >= c.finish_at) maybe_retire(live_ctas_[i], now);
+  }
+  // 6. When do we need to run again? (Also when a running bubble ends, a Done thread's too: the
+  // others' rates change then.)
+  Cycle bubble_end = kNever;
+  for (std::uint32_t s : bubble_threads_) bubble_end = std::min(bubble_end, threads_[s].ready_at);
+  Cycle min_ready = kNever;
+  for (std::uint32_t s : live_threads_) {
+    const Thread& t = threads_[s];
+    if (t.st == St::Ready) min_ready = std::min(min_ready, t.ready_at);
+  }
+  min_ready_ = min_ready;
+  // Both are > now unless a bubble ended or a thread is ready: then the fast path above is off.
+  idle_next_ = std::min(bubble_end, min_ready);
+  Cycle next = std::min(aeq_.next(), std::max(idle_next_, now + 1));
+  next = std::min(next, tma_.next_need(now));
+  if (tc_.startable() || (!ldg_pending_.empty() && !port_blocked_)) next = std::min(next, now + 1);
+  if (draining_) {
+    for (std::uint32_t i : live_ctas_) {
+      const Cta& c = ctas_[i];
+      if (c.live_threads == 0 && c.outstanding == 0) next = std::min(next, std::max(c.finish_at, now + 1));
+    }
+  }
+  return next;
+}
+
+// Steps 1 and 2 of a tick: AEQ completions, then the engines.
+void Sm::tick_engines(Cycle now) {
   // 1. Async completions due now.
   bool pipe_changed = false;
   while (aeq_.due(now)) {
@@ -187,48 +250,6 @@ Cycle Sm::tick(Cycle now) {
     }
     ldg_pending_.pop_front();
   }
-  // 3. Wake threads whose waits became satisfied.
-  if (dirty_) recheck(now);
-  // 4. Issue.
-  std::uint64_t picked = 0;
-  // min_ready_ is a lower bound of the ready_at of Ready threads: when it is in the future no
-  // thread is eligible and select() would find none.
-  for (std::uint32_t w = 0; w < p_.issue_width && min_ready_ <= now; ++w) {
-    const int s = select(now, picked);
-    if (s < 0) break;
-    picked |= 1ULL << s;
-    issue(static_cast<std::uint32_t>(s), now);
-  }
-  if (picked) {
-    ++c_.issue_cycles;
-    host_.progress(now);
-  }
-  // 5. Issue may have satisfied other waits (they issue from the next cycle on).
-  if (dirty_) recheck(now);
-  for (std::size_t i = draining_ ? live_ctas_.size() : 0; i-- > 0;) {
-    const Cta& c = ctas_[live_ctas_[i]];
-    if (c.live_threads == 0 && c.outstanding == 0 && now >= c.finish_at) maybe_retire(live_ctas_[i], now);
-  }
-  // 6. When do we need to run again? (Also when a running bubble ends, a Done thread's too: the
-  // others' rates change then.)
-  Cycle next = aeq_.next();
-  for (std::uint32_t s : bubble_threads_) next = std::min(next, std::max(threads_[s].ready_at, now + 1));
-  Cycle min_ready = kNever;
-  for (std::uint32_t s : live_threads_) {
-    const Thread& t = threads_[s];
-    if (t.st == St::Ready) min_ready = std::min(min_ready, t.ready_at);
-  }
-  min_ready_ = min_ready;
-  if (min_ready != kNever) next = std::min(next, std::max(min_ready, now + 1));
-  next = std::min(next, tma_.next_need(now));
-  if (tc_.startable() || (!ldg_pending_.empty() && !port_blocked_)) next = std::min(next, now + 1);
-  if (draining_) {
-    for (std::uint32_t i : live_ctas_) {
-      const Cta& c = ctas_[i];
-      if (c.live_threads == 0 && c.outstanding == 0) next = std::min(next, std::max(c.finish_at, now + 1));
-    }
-  }
-  return next;
 }
 
 class Sm::Candidates final : public IssueCandidates {

@@ -148,6 +148,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   bool eligible(const Thread& t, Cycle now) const { return t.active && t.st == St::Ready && t.ready_at <= now; }
   int select(Cycle now, std::uint64_t picked);
   class Candidates;  // what select() shows the warp scheduler (sm.cpp)
+  void tick_engines(Cycle now);
   void issue(std::uint32_t slot, Cycle now);
   bool fetch(Thread& t);  // ensures buf[pos] is valid; false at end of stream
   void advance(std::uint32_t slot, Cycle now, Cycle ready_at);
@@ -198,6 +199,9 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   std::uint64_t smem_used_ = 0, regs_used_ = 0, warps_used_ = 0;
   int last_ = -1;
   Cycle min_ready_ = kNever;  // lower bound of ready_at over Ready threads (exact after a tick)
+  // Earliest end of a running bubble or ready_at of a Ready thread, as of the last full tick
+  // (lowered by admit()); 0 until the first tick. See tick().
+  Cycle idle_next_ = 0;
   std::uint64_t next_age_ = 0;
   bool dirty_ = false;
   bool port_blocked_ = false;

@@ -4,6 +4,7 @@
 #include "core/tma_lines.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace simfa::core {
 
@@ -19,8 +20,27 @@ std::uint8_t sector_mask(Addr line, Addr lo, Addr hi, std::uint32_t line_bytes) 
 namespace {
 
 void row_lines(Addr lo, Addr hi, std::uint32_t line_bytes, std::vector<LineReq>& out) {
-  for (Addr line = lo / line_bytes * line_bytes; line < hi; line += line_bytes)
-    out.push_back({line, sector_mask(line, lo, hi, line_bytes)});
+  if ((line_bytes & (line_bytes - 1)) != 0 || line_bytes < 4) {  // (std::has_single_bit: a libgcc call here)
+    for (Addr line = lo / line_bytes * line_bytes; line < hi; line += line_bytes)
+      out.push_back({line, sector_mask(line, lo, hi, line_bytes)});
+    return;
+  }
+  // Power-of-two lines (quarters too): sector_mask by shifts; lines between the first and the
+  // last are whole.
+  const int qs = std::countr_zero(line_bytes) - 2;  // log2 of a quarter
+  const Addr lm = line_bytes - 1;
+  const Addr first = lo & ~lm, last = (hi - 1) & ~lm;
+  const auto quarters = [qs](Addr a, Addr b) {  // quarters touched by [a, b), offsets in one line
+    const unsigned q0 = static_cast<unsigned>(a >> qs), q1 = static_cast<unsigned>((b - 1) >> qs);
+    return static_cast<std::uint8_t>(((2u << q1) - 1) & ~((1u << q0) - 1));
+  };
+  if (first == last) {
+    out.push_back({first, quarters(lo - first, hi - first)});
+    return;
+  }
+  out.push_back({first, quarters(lo - first, line_bytes)});
+  for (Addr line = first + line_bytes; line < last; line += line_bytes) out.push_back({line, 0xF});
+  out.push_back({last, quarters(0, hi - last)});
 }
 
 }  // namespace
@@ -58,32 +78,36 @@ void tensor_box_lines(const trace::TensorMap& m, Addr origin, bool dedup, std::u
   // Inner run, clipped.
   std::uint64_t inner_lo = 0, inner_hi = m.box[0];
   if (clip) inner_hi = coord[0] >= m.dims[0] ? 0 : std::min<std::uint64_t>(m.box[0], m.dims[0] - coord[0]);
+  // Rows inside the tensor along each outer dimension: indices [0, lim[d]) (clipped rows fetch
+  // nothing, so only these are visited, in the same index order).
+  std::uint64_t lim[trace::kMaxRank] = {};
+  bool empty = inner_hi <= inner_lo;
+  for (int d = 1; d < rank; ++d) {
+    lim[d] = m.box[d];
+    if (clip) lim[d] = coord[d] >= m.dims[d] ? 0 : std::min<std::uint64_t>(m.box[d], m.dims[d] - coord[d]);
+    empty = empty || lim[d] == 0;
+  }
   const std::size_t first = out.size();
   bool ordered = true;
-  std::uint32_t idx[trace::kMaxRank] = {};
-  for (;;) {
-    bool inside = true;
-    Addr row = origin;
-    for (int d = 1; d < rank; ++d) {
-      row += static_cast<Addr>(idx[d]) * m.strides[d];
-      if (clip && coord[d] + idx[d] >= m.dims[d]) inside = false;
-    }
-    if (inside && inner_hi > inner_lo) {
-      const Addr lo = row + inner_lo * m.esz, hi = row + inner_hi * m.esz;
-      if (dedup) {
-        const std::size_t before = out.size();
-        row_lines(lo, hi, line_bytes, out);
-        if (before > first && out[before].line <= out[before - 1].line) ordered = false;
-      } else {
-        for (Addr e = lo; e < hi; e += m.esz) {
-          const Addr line = e / line_bytes * line_bytes;
-          out.push_back({line, sector_mask(line, e, e + m.esz, line_bytes)});
-        }
+  std::uint64_t idx[trace::kMaxRank] = {};
+  Addr row = origin;  // origin + sum of idx[d] * strides[d]
+  while (!empty) {
+    const Addr lo = row + inner_lo * m.esz, hi = row + inner_hi * m.esz;
+    if (dedup) {
+      const std::size_t before = out.size();
+      row_lines(lo, hi, line_bytes, out);
+      if (before > first && out[before].line <= out[before - 1].line) ordered = false;
+    } else {
+      for (Addr e = lo; e < hi; e += m.esz) {
+        const Addr line = e / line_bytes * line_bytes;
+        out.push_back({line, sector_mask(line, e, e + m.esz, line_bytes)});
       }
     }
     int d = 1;
     for (; d < rank; ++d) {
-      if (++idx[d] < m.box[d]) break;
+      row += m.strides[d];
+      if (++idx[d] < lim[d]) break;
+      row -= static_cast<Addr>(idx[d]) * m.strides[d];
       idx[d] = 0;
     }
     if (d >= rank) break;

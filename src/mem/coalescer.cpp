@@ -19,24 +19,32 @@ Coalescer::Coalescer(const LrcParams& p, int num_sms)
 }
 
 std::uint32_t Coalescer::match(const MemReq& r, std::uint64_t line, std::uint8_t sectors,
-                               Cycle now, const TxnPool& txns) const {
-  if (!p_.enabled || used_ == 0) return kNoTxn;
+                               Cycle now, const TxnPool& txns, Probe& probe) const {
+  probe.valid = false;
+  if (!p_.enabled) return kNoTxn;
   const std::uint32_t pair = r.sm / 2u;
   const auto fp = static_cast<std::uint32_t>(hash(pair, line) >> 32);
   const std::size_t mask = map_.size() - 1;
+  probe.fp = fp;
+  probe.valid = true;
   for (std::size_t b = home(fp);; b = (b + 1) & mask) {
     const Slot& sl = map_[b];
-    if (sl.txn == kNoTxn) return kNoTxn;
+    probe.bucket = b;
+    if (sl.txn == kNoTxn) {
+      probe.found = false;
+      return kNoTxn;
+    }
     if (sl.fp != fp) continue;
     const Txn& x = txns[sl.txn];
     if (x.line == line && x.req.sm / 2u == pair) {
+      probe.found = true;
       if ((sectors & ~x.sectors) != 0 || now - x.accepted > p_.window) return kNoTxn;
       return sl.txn;
     }
   }
 }
 
-void Coalescer::merge(std::uint32_t t, const MemReq& r, TxnPool& txns) {
+void Coalescer::merge(std::uint32_t t, const MemReq& r, TxnPool&) {
   std::uint32_t w;
   if (free_ != kNoTxn) {
     w = free_;
@@ -45,40 +53,51 @@ void Coalescer::merge(std::uint32_t t, const MemReq& r, TxnPool& txns) {
     w = static_cast<std::uint32_t>(waiters_.size());
     waiters_.emplace_back();
   }
+  TxnState& st = state(t);
   waiters_[w].req = r;
-  waiters_[w].next = txns[t].merged;  // LIFO: delivery order among merged requests is reversed
-  txns[t].merged = w;
+  waiters_[w].next = st.merged;  // LIFO: delivery order among merged requests is reversed
+  st.merged = w;
   ++merges_;
 }
 
-void Coalescer::track(std::uint32_t t, TxnPool& txns) {
+void Coalescer::track(std::uint32_t t, TxnPool& txns, const Probe& probe) {
   Txn& x = txns[t];
   const std::uint32_t pair = x.req.sm / 2u;
   if (!p_.enabled || x.write || per_pair_[pair] >= p_.entries) return;
-  const auto fp = static_cast<std::uint32_t>(hash(pair, x.line) >> 32);
-  const std::size_t mask = map_.size() - 1;
-  std::size_t b = home(fp);
-  for (; map_[b].txn != kNoTxn; b = (b + 1) & mask) {
-    if (map_[b].fp != fp) continue;
-    Txn& old = txns[map_[b].txn];
-    if (old.line == x.line && old.req.sm / 2u == pair) {  // replace an older, unmergeable entry
-      old.in_lrc = false;
+  std::size_t b;
+  std::uint32_t fp;
+  if (probe.valid) {  // the search match() did, which would find the same slot
+    b = probe.bucket;
+    fp = probe.fp;
+    if (probe.found) {  // replace an older, unmergeable entry
+      state_[map_[b].txn].in_lrc = false;
       --per_pair_[pair];
       --used_;
-      break;
+    }
+  } else {
+    fp = static_cast<std::uint32_t>(hash(pair, x.line) >> 32);
+    const std::size_t mask = map_.size() - 1;
+    b = home(fp);
+    for (; map_[b].txn != kNoTxn; b = (b + 1) & mask) {
+      if (map_[b].fp != fp) continue;
+      const Txn& old = txns[map_[b].txn];
+      if (old.line == x.line && old.req.sm / 2u == pair) {  // replace an older, unmergeable entry
+        state_[map_[b].txn].in_lrc = false;
+        --per_pair_[pair];
+        --used_;
+        break;
+      }
     }
   }
   map_[b] = {fp, t};
-  x.in_lrc = true;
+  state(t).in_lrc = true;
   ++per_pair_[pair];
   ++used_;
 }
 
-void Coalescer::untrack(std::uint32_t t, TxnPool& txns) {
-  Txn& x = txns[t];
-  const std::uint32_t pair = x.req.sm / 2u;
+void Coalescer::untrack(std::uint32_t t, std::uint64_t line, std::uint32_t pair) {
   const std::size_t mask = map_.size() - 1;
-  std::size_t b = home(static_cast<std::uint32_t>(hash(pair, x.line) >> 32));
+  std::size_t b = home(static_cast<std::uint32_t>(hash(pair, line) >> 32));
   while (map_[b].txn != t) b = (b + 1) & mask;
   std::size_t hole = b;
   for (std::size_t j = (hole + 1) & mask; map_[j].txn != kNoTxn; j = (j + 1) & mask) {
@@ -90,7 +109,7 @@ void Coalescer::untrack(std::uint32_t t, TxnPool& txns) {
     }
   }
   map_[hole] = Slot{};
-  x.in_lrc = false;
+  state_[t].in_lrc = false;
   --per_pair_[pair];
   --used_;
 }

@@ -15,27 +15,37 @@ class Coalescer {
  public:
   Coalescer(const LrcParams& p, int num_sms);
 
+  // Where match() ended its search of the table: the slot of the request's (pair, line) key, or
+  // the empty slot that ended the search. Valid for track() until the table changes.
+  struct Probe {
+    std::size_t bucket = 0;
+    std::uint32_t fp = 0;
+    bool found = false;  // bucket holds the key (a transaction the request could not merge into)
+    bool valid = false;
+  };
   // The in-flight transaction that `r` (a read) can merge into, or kNoTxn.
   std::uint32_t match(const MemReq& r, std::uint64_t line, std::uint8_t sectors, Cycle now,
-                      const TxnPool& txns) const;
+                      const TxnPool& txns, Probe& probe) const;
   // Records `r` as merged into transaction `t`.
   void merge(std::uint32_t t, const MemReq& r, TxnPool& txns);
   // Registers a transaction just sent so that later requests can merge into it (when the pair's
-  // table has room). Sets Txn::in_lrc.
-  void track(std::uint32_t t, TxnPool& txns);
-  // The transaction completed: forgets it; calls `deliver(const MemReq&)` for each merged request.
+  // table has room). `probe`: match()'s for this request (saves a second search), or invalid.
+  void track(std::uint32_t t, TxnPool& txns, const Probe& probe);
+  // Transaction `t` (for line index `line`, from SM `sm`) completed: forgets it; calls
+  // `deliver(const MemReq&)` for each merged request. Reads no Txn.
   template <typename F>
-  void complete(std::uint32_t t, TxnPool& txns, F&& deliver) {
-    Txn& x = txns[t];
-    if (x.in_lrc) untrack(t, txns);
-    for (std::uint32_t w = x.merged; w != kNoTxn;) {
+  void complete(std::uint32_t t, std::uint64_t line, std::uint16_t sm, F&& deliver) {
+    if (t >= state_.size()) return;  // never tracked, nothing merged
+    TxnState& st = state_[t];
+    if (st.in_lrc) untrack(t, line, sm / 2u);
+    for (std::uint32_t w = st.merged; w != kNoTxn;) {
       const std::uint32_t next = waiters_[w].next;
       deliver(waiters_[w].req);
       waiters_[w].next = free_;
       free_ = w;
       w = next;
     }
-    x.merged = kNoTxn;
+    st.merged = kNoTxn;
   }
 
   bool enabled() const { return p_.enabled; }
@@ -52,7 +62,17 @@ class Coalescer {
     return (line * 0x9E3779B97F4A7C15ULL) ^ (pair * 0xC2B2AE3D27D4EB4FULL);
   }
   std::size_t home(std::uint32_t fp) const { return fp >> fp_shift_; }
-  void untrack(std::uint32_t t, TxnPool& txns);
+  void untrack(std::uint32_t t, std::uint64_t line, std::uint32_t pair);
+  // Per transaction id: head of its merged-request list, and whether it is in the table.
+  struct TxnState {
+    std::uint32_t merged = kNoTxn;
+    bool in_lrc = false;
+  };
+  TxnState& state(std::uint32_t t) {
+    if (t >= state_.size()) state_.resize(std::size_t{t} + 1);
+    return state_[t];
+  }
+  std::vector<TxnState> state_;
 
   LrcParams p_;
   std::vector<std::uint32_t> per_pair_;  // tracked transactions per pair

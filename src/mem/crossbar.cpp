@@ -16,14 +16,17 @@ Crossbar::Crossbar(const XbarParams& x, const L2Params& l2, int num_sms)
     part_start_.push_back(static_cast<std::uint32_t>(std::uint64_t{k} * l2.slices / parts));
   for (std::uint32_t k = 0; k < parts; ++k)
     for (std::uint32_t s = part_start_[k]; s < part_start_[k + 1]; ++s) slice_part_[s] = k;
+  // A slice's mirror in partition k: the slice at the same offset within k, modulo k's size.
+  mirror_.resize(std::size_t{l2.slices} * parts);
+  for (std::uint32_t s = 0; s < l2.slices; ++s)
+    for (std::uint32_t k = 0; k < parts; ++k) {
+      const std::uint32_t offset = s - part_start_[slice_part_[s]];
+      const std::uint32_t size = part_start_[k + 1] - part_start_[k];
+      mirror_[std::size_t{s} * parts + k] = part_start_[k] + offset % size;
+    }
 }
 
-std::uint32_t Crossbar::mirror(std::uint32_t slice, std::uint32_t part) const {
-  const std::uint32_t from = slice_part_[slice];
-  const std::uint32_t offset = slice - part_start_[from];
-  const std::uint32_t size = part_start_[part + 1] - part_start_[part];
-  return part_start_[part] + offset % size;
-}
+
 
 bool Crossbar::can_inject(std::uint16_t sm, Cycle now, Cycle& retry_at) {
   Port& p = ports_[sm];

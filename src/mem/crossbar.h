@@ -21,7 +21,9 @@ class Crossbar {
   std::uint32_t sm_partition(std::uint16_t sm) const { return sm_part_[sm]; }
   std::uint32_t slice_partition(std::uint32_t slice) const { return slice_part_[slice]; }
   // The slice of partition `part` that holds shadow copies of lines homed in `slice`.
-  std::uint32_t mirror(std::uint32_t slice, std::uint32_t part) const;
+  std::uint32_t mirror(std::uint32_t slice, std::uint32_t part) const {
+    return mirror_[slice * partitions() + part];
+  }
   // Index of `slice` within its partition (mirrors share it).
   std::uint32_t slice_offset(std::uint32_t slice) const { return slice - part_start_[slice_part_[slice]]; }
   std::uint32_t partitions() const { return static_cast<std::uint32_t>(part_start_.size()) - 1; }
@@ -37,6 +39,7 @@ class Crossbar {
  private:
   XbarParams x_;
   std::vector<std::uint32_t> sm_part_, slice_part_, part_start_;
+  std::vector<std::uint32_t> mirror_;  // [slice * partitions + part]
   struct Port {
     double inj_free = 0, ej_free = 0;
     RingQueue<Cycle> waiting{8};  // departure cycles of packets still in the injection queue

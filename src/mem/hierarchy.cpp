@@ -21,6 +21,7 @@ Hierarchy::Hierarchy(const HierarchyParams& p, Engine& engine, int num_sms,
     : p_(p),
       engine_(engine),
       all_sectors_(static_cast<std::uint8_t>((1u << (p.line_bytes / 32)) - 1)),
+      line_div_(p.line_bytes),
       hash_(make_slice_hash(p.l2.hash, p.l2.slices)),
       xbar_(p.xbar, p.l2, num_sms),
       lrc_(p.lrc, num_sms),
@@ -56,7 +57,7 @@ bool Hierarchy::try_send(const MemReq& r, Cycle now) {
                "request from unconnected SM {}", r.sm);
   SIMFA_ASSERT(r.line % p_.line_bytes == 0, fmt::format("memory at cycle {}", now),
                "address {:#x} is not line-aligned", r.line);
-  const std::uint64_t line = r.line / p_.line_bytes;
+  const std::uint64_t line = line_div_.div(r.line);
   const std::uint8_t sectors = norm_sectors(r.sectors);
   const bool write = is_write(r.kind);
   Cycle ready = now;
@@ -73,9 +74,10 @@ bool Hierarchy::try_send(const MemReq& r, Cycle now) {
       l1_->invalidate(r.sm, line);
     }
   }
+  Coalescer::Probe probe;
   if (!write && lrc_.enabled()) {
     ++lrc_reads_;
-    const std::uint32_t t = lrc_.match(r, line, sectors, now, txns_);
+    const std::uint32_t t = lrc_.match(r, line, sectors, now, txns_, probe);
     if (t != kNoTxn) {
       lrc_.merge(t, r, txns_);
       ++in_flight_;
@@ -125,7 +127,7 @@ bool Hierarchy::try_send(const MemReq& r, Cycle now) {
   x.sectors = sectors;
   x.route = route;
   x.write = write;
-  if (!write) lrc_.track(t, txns_);
+  if (!write) lrc_.track(t, txns_, probe);
   slices_[first]->push(t, lane, depart + hop);
   ++in_flight_;
   ++accepted_;
@@ -149,7 +151,8 @@ void Hierarchy::respond(std::uint32_t t, std::uint32_t slice, Cycle depart, bool
     L2Slice& m = *slices_[xbar_.mirror(slice, part)];
     if (rc_.insert(m.tags().shadow_lines(), m.tags().lines())) m.insert_shadow(x.line, x.sectors, now);
   }
-  engine_.send(this, kArrive, Payload::of(t), std::max(arrive, now + 1));
+  // The message carries the request itself, so that its arrival does not read the transaction.
+  engine_.send(this, kArrive, Payload::of(Arrival{x.req, t}), std::max(arrive, now + 1));
 }
 
 void Hierarchy::forward(std::uint32_t t, std::uint32_t, Cycle now) {
@@ -212,10 +215,10 @@ void Hierarchy::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
   switch (tag) {
     case kL1Hit: finish(p.as<MemReq>(), now); break;
     case kArrive: {
-      const auto t = p.as<std::uint32_t>();
-      deliver(txns_[t].req, now);
-      lrc_.complete(t, txns_, [&](const MemReq& r) { deliver(r, now); });
-      txns_.release(t);
+      const auto a = p.as<Arrival>();
+      deliver(a.req, now);
+      lrc_.complete(a.txn, line_div_.div(a.req.line), a.req.sm, [&](const MemReq& r) { deliver(r, now); });
+      txns_.release(a.txn);
       break;
     }
     case kDeliver: finish(p.as<MemReq>(), now); break;

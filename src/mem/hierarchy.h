@@ -16,6 +16,7 @@
 #include "mem/coalescer.h"
 #include "mem/crossbar.h"
 #include "mem/dram/dram.h"
+#include "mem/fast_div.h"
 #include "mem/hierarchy_params.h"
 #include "mem/l1_cache.h"
 #include "mem/l2_slice.h"
@@ -71,6 +72,10 @@ class Hierarchy final : public MemorySystem,
 
  private:
   enum Tag : std::uint32_t { kL1Hit, kArrive, kDeliver, kFill, kRetry };
+  struct Arrival {  // kArrive's payload
+    MemReq req;
+    std::uint32_t txn;
+  };
 
   // SliceFabric
   void respond(std::uint32_t txn, std::uint32_t slice, Cycle depart, bool from_dram,
@@ -88,6 +93,7 @@ class Hierarchy final : public MemorySystem,
   HierarchyParams p_;
   Engine& engine_;
   std::uint8_t all_sectors_;
+  FastDiv line_div_;  // by the line size
   std::unique_ptr<SliceHash> hash_;
   Crossbar xbar_;
   Coalescer lrc_;

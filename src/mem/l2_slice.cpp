@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.h"
+#include "sim/prefetch.h"
 
 namespace simfa::mem {
 namespace {
@@ -34,18 +35,14 @@ L2Slice::L2Slice(std::uint32_t id, const L2Params& p, std::uint32_t line_bytes,
       mshr_(p.mshrs),
       departs_(p.resp_queue * 2) {
   engine.add(this);
+  engine.want_prefetch(this);
 }
 
 void L2Slice::push(std::uint32_t t, Lane lane, Cycle arrive) {
   Txn& x = txns_[t];
-  x.arrive = arrive;
   x.next = kNoTxn;
-  LaneQ& q = lanes_[lane];
-  if (q.tail == kNoTxn)
-    q.head = t;
-  else
-    txns_[q.tail].next = t;
-  q.tail = t;
+  lanes_[lane].push({arrive, x.line, t});
+  if (arrive < first_.arrive) first_ = lanes_[lane].front();  // a lane's arrivals never decrease
   if (lane != kLaneForward) ++queued_;
   engine_.wake(this, arrive);
 }
@@ -54,18 +51,27 @@ int L2Slice::pick(Cycle now) const {
   int best = -1;
   Cycle at = kNever;
   for (int l = 0; l < kLanes; ++l) {
-    const std::uint32_t h = lanes_[l].head;
-    if (h != kNoTxn && txns_[h].arrive <= now && txns_[h].arrive < at) {
-      at = txns_[h].arrive;
+    if (lanes_[l].empty()) continue;
+    const Cycle a = lanes_[l].front().arrive;
+    if (a <= now && a < at) {
+      at = a;
       best = l;
     }
   }
   return best;
 }
 
+void L2Slice::prefetch(Cycle now) {
+  if (first_.arrive > now) return;
+  simfa::prefetch(&txns_[first_.txn]);
+  tags_.prefetch(first_.line);
+  for (const auto& l : lanes_)  // the tick compares every lane's head
+    if (!l.empty()) simfa::prefetch(&l.front());
+}
+
 bool L2Slice::idle() const {
   for (const auto& l : lanes_)
-    if (l.head != kNoTxn) return false;
+    if (!l.empty()) return false;
   return mshr_.used() == 0;
 }
 
@@ -79,35 +85,26 @@ Cycle L2Slice::tick(Cycle now) {
       return departs_.front();  // > now: the oldest queued response leaves then
     }
     resp_stall_.set(now, false);
-    LaneQ& q = lanes_[lane];
-    const std::uint32_t t = q.head;
+    RingQueue<LaneEntry>& q = lanes_[lane];
+    const std::uint32_t t = q.front().txn;
     if (would_block(t)) {
       blocked_ = true;
       mshr_stall_.set(now, true);
       return kNever;  // fill() wakes the slice when an entry frees
     }
     mshr_stall_.set(now, false);
-    q.head = txns_[t].next;
-    if (q.head == kNoTxn) q.tail = kNoTxn;
-    txns_[t].next = kNoTxn;
+    q.pop();
     if (lane != kLaneForward) {
       --queued_;
       fabric_.credit_freed(id_, now);
     }
     lookup(t, now);
   }
-  Cycle next = kNever;
-  std::uint32_t first = kNoTxn;
+  first_ = {kNever, 0, kNoTxn};
   for (const auto& l : lanes_)
-    if (l.head != kNoTxn && txns_[l.head].arrive < next) {
-      next = txns_[l.head].arrive;
-      first = l.head;
-    }
-  if (next == kNever) return kNever;
-  // The next lookup is most likely that request's: start fetching its set into the host cache
-  // while the other components tick.
-  tags_.prefetch(txns_[first].line);
-  return std::max(next, now + 1);
+    if (!l.empty() && l.front().arrive < first_.arrive) first_ = l.front();
+  if (first_.arrive == kNever) return kNever;
+  return std::max(first_.arrive, now + 1);
 }
 
 bool L2Slice::would_block(std::uint32_t t) const {

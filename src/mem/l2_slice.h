@@ -45,6 +45,9 @@ class L2Slice final : public Component {
 
   void push(std::uint32_t txn, Lane lane, Cycle arrive);
   Cycle tick(Cycle now) override;
+  // Before the cycle's ticks (Engine::want_prefetch): starts fetching the transaction and the tag
+  // set of the lookup this slice will do first.
+  void prefetch(Cycle now) override;
   void fill(std::uint32_t mshr, Cycle now);
 
   // RemoteCopy: installs (or completes) a shadow copy of `line`; returns false when it already
@@ -103,9 +106,15 @@ class L2Slice final : public Component {
   Engine& engine_;
   TagArray tags_;
   MshrTable mshr_;
-  struct LaneQ {
-    std::uint32_t head = kNoTxn, tail = kNoTxn;
-  } lanes_[kLanes];
+  // A lane holds its transactions in arrival order, each with what choosing the next lookup and
+  // prefetching for it need.
+  struct LaneEntry {
+    Cycle arrive;
+    std::uint64_t line;
+    std::uint32_t txn;
+  };
+  RingQueue<LaneEntry> lanes_[kLanes];
+  LaneEntry first_{kNever, 0, kNoTxn};  // the earliest lane head (prefetch's guess)
   std::uint32_t queued_ = 0;
   double resp_free_ = 0;
   RingQueue<Cycle> departs_;

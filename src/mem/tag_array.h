@@ -23,6 +23,7 @@
 
 #include "mem/fast_div.h"
 #include "mem/replacement.h"
+#include "sim/prefetch.h"
 #include "sim/types.h"
 
 namespace simfa::mem {
@@ -52,7 +53,8 @@ class TagArray {
     const auto set = static_cast<std::uint32_t>(q - qs * sets_);
     const std::uint32_t tag = tag_of(line, q, qs);
     const std::uint32_t* b = block(set);
-    for (std::uint32_t off = 16; off < stride_ && off <= 32; off += 16) __builtin_prefetch(b + off);
+    if (stride_ > 16) simfa::prefetch(b + 16);  // the rest of the set's block (see the layout above)
+    if (stride_ > 32) simfa::prefetch(b + 32);
 #if defined(__SSE2__)
     if (assoc_ <= 64) {  // branch-free compare, 4 ways at a time (a line is in at most one way)
       const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
@@ -76,7 +78,9 @@ class TagArray {
     const std::uint64_t q = div_.div(line);
     const auto set = static_cast<std::uint32_t>(sets_div_.mod(q));
     const std::uint32_t* b = block(set);
-    for (std::uint32_t off = 0; off < stride_ && off <= 32; off += 16) __builtin_prefetch(b + off);
+    simfa::prefetch(b);
+    if (stride_ > 16) simfa::prefetch(b + 16);
+    if (stride_ > 32) simfa::prefetch(b + 32);
   }
   void touch(std::int32_t idx) {
     if (lru_)

@@ -1,12 +1,13 @@
 // A transaction: one line request on its way through the crossbar and the L2 after the coalescer.
-// Transactions live in a flat pool and are named by index; each is in at most one list at a time
-// (a slice lane or an MSHR's waiters), linked through `next`.
+// Transactions live in a flat pool and are named by index; each is in at most one slice lane or one
+// MSHR's waiter list (linked through `next`) at a time.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "mem/mshr.h"
 #include "mem/port.h"
+#include "sim/prefetch.h"
 
 namespace simfa::mem {
 
@@ -18,18 +19,18 @@ enum class Route : std::uint8_t {
   Forwarded,  // a probe that missed, forwarded to the home slice
 };
 
-struct Txn {
+// One host cache line each. The coalescer's per-transaction state (merged requests, whether it is
+// in its table) lives in the coalescer, and a slice's queue entries carry the arrival time and the
+// line, so that neither the arrival of a response nor a slice's choice of the next lookup reads it.
+struct alignas(64) Txn {
   MemReq req;                       // the leader request, returned unchanged
   std::uint64_t line = 0;           // line index (req.line / line size)
   Cycle accepted = 0;               // cycle the memory system accepted it
-  Cycle arrive = 0;                 // arrival at the slice it is queued at
-  std::uint32_t next = kNoTxn;      // list link
-  std::uint32_t merged = kNoTxn;    // head of the coalescer's merged-request list
+  std::uint32_t next = kNoTxn;      // list link (an MSHR entry's waiters)
   std::uint16_t home = 0;           // home slice
   std::uint8_t sectors = 0xF;       // sectors touched (never 0)
   Route route = Route::Near;
   bool write = false;
-  bool in_lrc = false;              // registered in the coalescer's table
 };
 
 class TxnPool {
@@ -41,6 +42,8 @@ class TxnPool {
     }
     const std::uint32_t t = free_.back();
     free_.pop_back();
+    // The next one to be handed out was freed a while ago, so it is cold: fetch it meanwhile.
+    if (!free_.empty()) simfa::prefetch(&txns_[free_.back()]);
     txns_[t] = Txn{};
     return t;
   }

@@ -9,6 +9,7 @@
 #include <bit>
 
 #include "sim/error.h"
+#include "sim/prefetch.h"
 
 namespace simfa {
 
@@ -30,8 +31,15 @@ Engine::Engine(bool skip_idle) : skip_(skip_idle) {}
 void Engine::add(Component* c) {
   c->id_ = static_cast<std::uint32_t>(comps_.size());
   comps_.push_back(c);
+  ts_.emplace_back();
   phase_.resize((comps_.size() + 63) / 64, 0);
+  prefetchers_.resize(phase_.size(), 0);
   tick_bits_.resize(phase_.size() * kSlots, 0);  // appends the new word's slots (see engine.h)
+}
+
+void Engine::want_prefetch(Component* c) {
+  prefetchers_[c->id_ >> 6] |= 1ULL << (c->id_ & 63);
+  pf_words_ = std::max<std::size_t>(pf_words_, (c->id_ >> 6) + 1);
 }
 
 void Engine::push_msg(Cycle t, const Msg& m) {
@@ -60,20 +68,22 @@ void Engine::send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycl
 
 void Engine::wake(Component* c, Cycle t) {
   if (t < now_) [[unlikely]] bad_wake(t, now_);
+  const std::uint32_t id = c->id_;
+  Cycle& scheduled = ts_[id].scheduled;
   if (t == now_ && in_tick_phase_) {
-    if (c->id_ > ticking_id_) {
-      if (c->scheduled_ != now_) {
-        c->scheduled_ = now_;
-        phase_[c->id_ >> 6] |= 1ULL << (c->id_ & 63);  // the scan ahead of ticking_id_ finds it
+    if (id > ticking_id_) {
+      if (scheduled != now_) {
+        scheduled = now_;
+        phase_[id >> 6] |= 1ULL << (id & 63);  // the scan ahead of ticking_id_ finds it
       }
       return;
     }
     t = now_ + 1;
   }
-  if (c->scheduled_ != kNever && c->scheduled_ >= now_ && c->scheduled_ <= t) return;
-  c->scheduled_ = t;
-  if (t - now_ < kSlots) push_tick(t, c->id_);
-  else far_ticks_.push({t, c->id_});
+  if (scheduled != kNever && scheduled >= now_ && scheduled <= t) return;
+  scheduled = t;
+  if (t - now_ < kSlots) push_tick(t, id);
+  else far_ticks_.push({t, id});
 }
 
 void Engine::migrate_far() {
@@ -134,6 +144,7 @@ void Engine::process_cycle(Cycle t) {
     node.next = free_;
     free_ = n;
     n = next;
+    if (n != kNil) simfa::prefetch(&pool_[n]);  // fetched while this handler runs
     m.target->on_event(m.tag, m.p, t);
     ++events_;
   }
@@ -150,12 +161,23 @@ void Engine::process_cycle(Cycle t) {
     for (std::uint32_t id = 0; id < comps_.size(); ++id) phase_[id >> 6] |= 1ULL << (id & 63);
   }
   bitmap_[si >> 6] &= ~(1ULL << (t & 63));
+  // Let the components about to tick start their host cache misses together.
+  for (std::size_t w = 0; w < pf_words_; ++w)
+    for (std::uint64_t b = phase_[w] & prefetchers_[w]; b; b &= b - 1) {
+      const std::size_t id = w << 6 | static_cast<std::size_t>(std::countr_zero(b));
+      if (ts_[id].scheduled == t) comps_[id]->prefetch(t);
+    }
   in_tick_phase_ = true;
   for (std::size_t w = 0; w < phase_.size(); ++w) {
     // The word is re-read after each tick: a tick may wake a higher id of this word.
     while (phase_[w]) {
       const auto id = static_cast<std::uint32_t>(w << 6 | static_cast<std::size_t>(std::countr_zero(phase_[w])));
       phase_[w] &= phase_[w] - 1;
+      // The next component of this word to tick (if it is due): fetch its object meanwhile.
+      if (phase_[w]) {
+        const std::size_t nx = w << 6 | static_cast<std::size_t>(std::countr_zero(phase_[w]));
+        if (ts_[nx].scheduled == t) simfa::prefetch(comps_[nx]);
+      }
       tick_one(id, t);
     }
   }
@@ -163,11 +185,12 @@ void Engine::process_cycle(Cycle t) {
 }
 
 void Engine::tick_one(std::uint32_t id, Cycle t) {
-  Component* c = comps_[id];
-  if (c->last_tick_ == t || (skip_ && c->scheduled_ != t)) return;
-  c->last_tick_ = t;
+  TickState& ts = ts_[id];
+  if (ts.last == t || (skip_ && ts.scheduled != t)) return;
+  ts.last = t;
   ticking_id_ = id;
-  if (c->scheduled_ == t) c->scheduled_ = kNever;
+  if (ts.scheduled == t) ts.scheduled = kNever;
+  Component* c = comps_[id];
   const Cycle next = c->tick(t);
   ++ticks_;
   if (next != kNever) {

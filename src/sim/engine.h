@@ -60,12 +60,14 @@ class Component {
  public:
   virtual ~Component() = default;
   virtual Cycle tick(Cycle now) = 0;
+  // Host cache hint, called (after Engine::want_prefetch) at the start of each tick phase in which
+  // the component will tick, before any component ticks: it may start fetching what its tick reads
+  // first. Must change nothing.
+  virtual void prefetch(Cycle /*now*/) {}
 
  private:
   friend class Engine;
   std::uint32_t id_ = 0;
-  Cycle scheduled_ = kNever;  // pending tick, kNever if none
-  Cycle last_tick_ = kNever;
 };
 
 class Engine {
@@ -81,6 +83,8 @@ class Engine {
   void send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t);
   // Requests a tick of c at cycle t >= now (see the ordering contract above).
   void wake(Component* c, Cycle t);
+  // c's prefetch() is called before the ticks of every cycle in which it ticks.
+  void want_prefetch(Component* c);
 
   // Runs until `done()` returns true after a cycle. Returns false when nothing can ever happen
   // again (no message pending and no component wants a tick) while `done()` is still false: the
@@ -138,6 +142,13 @@ class Engine {
   bool in_tick_phase_ = false;
   std::uint32_t ticking_id_ = 0;
   std::vector<Component*> comps_;
+  // Per component id (engine-owned, so that a stale tick request is skipped without touching the
+  // component object): its pending tick (kNever if none) and the cycle it last ticked.
+  struct TickState {
+    Cycle scheduled = kNever;
+    Cycle last = kNever;
+  };
+  std::vector<TickState> ts_;
   std::vector<Node> pool_;
   std::uint32_t free_ = kNil;  // free list of pool_ nodes
   SlotList slots_[kSlots];
@@ -149,6 +160,8 @@ class Engine {
   std::priority_queue<Far, std::vector<Far>, std::greater<>> far_;
   std::priority_queue<FarTick, std::vector<FarTick>, std::greater<>> far_ticks_;
   std::vector<std::uint64_t> phase_;  // bitmap of component ids to tick in this cycle's tick phase
+  std::vector<std::uint64_t> prefetchers_;  // bitmap of component ids that asked for prefetch()
+  std::size_t pf_words_ = 0;                 // words of prefetchers_ with a bit set, at most
   std::uint64_t seq_ = 0;
   std::uint64_t events_ = 0, ticks_ = 0;
 };
