@@ -80,9 +80,26 @@ class Engine {
   bool skip_idle() const { return skip_; }
 
   // Schedules a message for target at cycle t (t >= now + 1; t == now is allowed only before run()).
-  void send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t);
-  // Requests a tick of c at cycle t >= now (see the ordering contract above).
-  void wake(Component* c, Cycle t);
+  // The common case (the near future) is inline; the rest is send_slow().
+  void send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t) {
+    if (t > now_ && t - now_ < kSlots) [[likely]]
+      push_msg(t, target, tag, p);
+    else
+      send_slow(target, tag, p, t);
+  }
+  // Requests a tick of c at cycle t >= now (see the ordering contract above). The common case (a
+  // later cycle in the near future) is inline; the rest is wake_slow().
+  void wake(Component* c, Cycle t) {
+    if (t > now_ && t - now_ < kSlots) [[likely]] {
+      const std::uint32_t id = c->id_;
+      Cycle& s = ts_[id].scheduled;
+      if (s - now_ <= t - now_) return;  // a tick in [now, t] is pending already
+      s = t;
+      push_tick(t, id);
+      return;
+    }
+    wake_slow(c, t);
+  }
   // c's prefetch() is called before the ticks of every cycle in which it ticks.
   void want_prefetch(Component* c);
 
@@ -124,7 +141,28 @@ class Engine {
     std::uint32_t head = kNil, tail = kNil;
   };
 
-  void push_msg(Cycle t, const Msg& m);
+  void send_slow(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t);
+  void wake_slow(Component* c, Cycle t);
+  void push_msg(Cycle t, EventTarget* target, std::uint32_t tag, const Payload& p) {
+    std::uint32_t n = free_;
+    if (n == kNil) [[unlikely]]
+      n = grow_pool();
+    else
+      free_ = pool_[n].next;
+    Node& node = pool_[n];
+    node.m.target = target;
+    node.m.tag = tag;
+    node.m.p = p;
+    node.next = kNil;
+    SlotList& s = slots_[t & (kSlots - 1)];
+    if (s.tail == kNil)
+      s.head = n;
+    else
+      pool_[s.tail].next = n;
+    s.tail = n;
+    mark(t);
+  }
+  std::uint32_t grow_pool();
   void push_tick(Cycle t, std::uint32_t id) {
     tick_bits_[static_cast<std::size_t>(id >> 6) * kSlots + (t & (kSlots - 1))] |= 1ULL << (id & 63);
     mark(t);
