@@ -55,9 +55,9 @@ void Hierarchy::connect(std::uint16_t sm, MemClient* client) { clients_.at(sm) =
 bool Hierarchy::try_send(const MemReq& r, Cycle now) {
   SIMFA_ASSERT(r.sm < clients_.size() && clients_[r.sm], fmt::format("memory at cycle {}", now),
                "request from unconnected SM {}", r.sm);
-  SIMFA_ASSERT(r.line % p_.line_bytes == 0, fmt::format("memory at cycle {}", now),
-               "address {:#x} is not line-aligned", r.line);
   const std::uint64_t line = line_div_.div(r.line);
+  SIMFA_ASSERT(line * p_.line_bytes == r.line, fmt::format("memory at cycle {}", now),
+               "address {:#x} is not line-aligned", r.line);
   const std::uint8_t sectors = norm_sectors(r.sectors);
   const bool write = is_write(r.kind);
   Cycle ready = now;

@@ -44,6 +44,7 @@ void Engine::want_prefetch(Component* c) {
 
 std::uint32_t Engine::grow_pool() {
   pool_.emplace_back();
+  next_.push_back(kNil);
   return static_cast<std::uint32_t>(pool_.size() - 1);
 }
 
@@ -124,14 +125,23 @@ void Engine::process_cycle(Cycle t) {
   SlotList& s = slots_[si];
   std::uint32_t n = s.head;
   s.head = s.tail = kNil;
+  // `ahead` runs kAhead messages in front of `n`, fetching each while the handlers before it run.
+  constexpr int kAhead = 4;
+  std::uint32_t ahead = n;
+  for (int i = 0; i < kAhead && ahead != kNil; ++i) {
+    simfa::prefetch(&pool_[ahead]);
+    ahead = next_[ahead];
+  }
   while (n != kNil) {
-    Node& node = pool_[n];
-    const Msg m = node.m;
-    const std::uint32_t next = node.next;
-    node.next = free_;
+    const Msg m = pool_[n].m;
+    const std::uint32_t next = next_[n];
+    next_[n] = free_;
     free_ = n;
     n = next;
-    if (n != kNil) simfa::prefetch(&pool_[n]);  // fetched while this handler runs
+    if (ahead != kNil) {
+      simfa::prefetch(&pool_[ahead]);
+      ahead = next_[ahead];
+    }
     m.target->on_event(m.tag, m.p, t);
     ++events_;
   }

@@ -130,12 +130,13 @@ class Engine {
   };
   static constexpr Cycle kSlots = 1024;  // power of two: the near-future calendar wheel
   static constexpr std::uint32_t kNil = ~0u;
-  // Wheel messages live in one pool of nodes, linked per slot in scheduling order (head/tail
-  // indices). Freed nodes are reused last-in first-out, so a send usually writes a cache line that
-  // a message handler has just read, instead of the cold tail of a per-slot vector.
+  // Wheel messages live in one pool, linked per slot in scheduling order (head/tail indices). The
+  // links are a dense array apart from the 64-byte messages, so that appending to a slot writes a
+  // small, mostly cached array instead of the cold message last appended there, and the cycle's
+  // walk can fetch messages a few ahead. Freed entries are reused last-in first-out, so a send
+  // usually writes a message a handler has just read.
   struct alignas(64) Node {
     Msg m;
-    std::uint32_t next;
   };
   struct SlotList {
     std::uint32_t head = kNil, tail = kNil;
@@ -148,17 +149,17 @@ class Engine {
     if (n == kNil) [[unlikely]]
       n = grow_pool();
     else
-      free_ = pool_[n].next;
+      free_ = next_[n];
     Node& node = pool_[n];
     node.m.target = target;
     node.m.tag = tag;
     node.m.p = p;
-    node.next = kNil;
+    next_[n] = kNil;
     SlotList& s = slots_[t & (kSlots - 1)];
     if (s.tail == kNil)
       s.head = n;
     else
-      pool_[s.tail].next = n;
+      next_[s.tail] = n;
     s.tail = n;
     mark(t);
   }
@@ -188,7 +189,8 @@ class Engine {
   };
   std::vector<TickState> ts_;
   std::vector<Node> pool_;
-  std::uint32_t free_ = kNil;  // free list of pool_ nodes
+  std::vector<std::uint32_t> next_;  // per pool_ node: the next in its slot's list or the free list
+  std::uint32_t free_ = kNil;        // free list of pool_ nodes
   SlotList slots_[kSlots];
   // Ticks requested per wheel slot: word w of slot s (component ids 64w..64w+63) is at
   // tick_bits_[w * kSlots + s], so adding components only appends. An entry whose component was
