@@ -41,6 +41,7 @@ std::uint32_t TmaEngine::enqueue(TmaOp&& op, Cycle now) {
   if (tail >= ring_.size()) tail -= ring_.size();
   ring_[tail] = slot;
   ++qn_;
+  if (qn_ == 1) refresh_head();
   if (ops_[slot].store) ++stores_; else ++loads_;
   busy_.set(now, true);
   return slot;
@@ -113,7 +114,19 @@ void TmaEngine::tick(Cycle now) {
       release(slot);
     }
   }
+  refresh_head();
   if (qn_ == 0 && inflight_ == 0) busy_.set(now, false);
+}
+
+void TmaEngine::refresh_head() {
+  if (qn_ == 0) {
+    head_need_ = 0;
+    head_ready_ = kNever;
+    return;
+  }
+  const TmaOp& h = ops_[ring_[qh_]];
+  head_ready_ = h.ready_at;
+  head_need_ = h.sent < h.lines.size() ? sectors_of(h.lines[h.sent]) : 0;
 }
 
 bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
@@ -121,11 +134,7 @@ bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
                "response for unknown copy {} at cycle {}", r.tag, now);
   TmaOp& op = ops_[r.tag];
   // Generation of the head copy was held at the sector limit: it may go on now.
-  bool need_tick = false;
-  if (qn_ != 0) {
-    const TmaOp& h = ops_[ring_[qh_]];
-    need_tick = h.sent < h.lines.size() && !fits(h.lines[h.sent]);
-  }
+  bool need_tick = head_need_ != 0 && !fits_sectors(head_need_);
   --inflight_;
   inflight_sectors_ -= r.sectors ? mem::sector_count(r.sectors) : line_sectors_;
   ++op.done;
@@ -152,10 +161,8 @@ Cycle TmaEngine::next_need(Cycle now) const {
   Cycle t = kNever;
   if (setup_next_ < qn_) t = now + 1;
   if (qn_ != 0 && !port_blocked_) {
-    const TmaOp& op = ops_[ring_[qh_]];
     // A copy still in setup is woken by its AEQ event.
-    if (op.ready_at <= now && (op.sent == op.lines.size() || fits(op.lines[op.sent])))
-      t = std::min(t, now + 1);
+    if (head_ready_ <= now && (head_need_ == 0 || fits_sectors(head_need_))) t = std::min(t, now + 1);
   }
   return t;
 }

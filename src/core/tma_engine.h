@@ -92,10 +92,17 @@ class TmaEngine {
   std::uint32_t sectors_of(const LineReq& l) const {
     return l.sectors ? mem::sector_count(l.sectors) : line_sectors_;
   }
-  // Whether one more line request fits: always when nothing is outstanding.
-  bool fits(const LineReq& l) const {
-    return inflight_sectors_ == 0 || inflight_sectors_ + sectors_of(l) <= p_.max_inflight_sectors;
+  // Whether one more line request (of `n` sectors) fits: always when nothing is outstanding.
+  bool fits(const LineReq& l) const { return fits_sectors(sectors_of(l)); }
+  bool fits_sectors(std::uint32_t n) const {
+    return inflight_sectors_ == 0 || inflight_sectors_ + n <= p_.max_inflight_sectors;
   }
+  // The head copy as the per-response and next-wake checks need it, without reading the copy:
+  // the sectors of its next unsent line (0: all sent, or no head) and its ready_at (kNever: no
+  // head). Refreshed wherever the head or its progress changes (tick, enqueue).
+  void refresh_head();
+  std::uint32_t head_need_ = 0;
+  Cycle head_ready_ = kNever;
   std::uint32_t line_sectors_ = 4;
   bool port_blocked_ = false;
   std::vector<std::uint16_t> desc_cache_;  // most recently used last

@@ -53,36 +53,35 @@ void Coalescer::merge(std::uint32_t t, const MemReq& r, TxnPool&) {
     w = static_cast<std::uint32_t>(waiters_.size());
     waiters_.emplace_back();
   }
-  TxnState& st = state(t);
+  if (t >= merged_.size()) merged_.resize(std::size_t{t} + 1, kNoTxn);
+  if (merged_[t] == kNoTxn) ++merged_lists_;
   waiters_[w].req = r;
-  waiters_[w].next = st.merged;  // LIFO: delivery order among merged requests is reversed
-  st.merged = w;
+  waiters_[w].next = merged_[t];  // LIFO: delivery order among merged requests is reversed
+  merged_[t] = w;
   ++merges_;
 }
 
-void Coalescer::track(std::uint32_t t, TxnPool& txns, const Probe& probe) {
-  Txn& x = txns[t];
-  const std::uint32_t pair = x.req.sm / 2u;
-  if (!p_.enabled || x.write || per_pair_[pair] >= p_.entries) return;
+void Coalescer::track(std::uint32_t t, std::uint64_t line, std::uint16_t sm, const TxnPool& txns,
+                      const Probe& probe) {
+  const std::uint32_t pair = sm / 2u;
+  if (!p_.enabled || per_pair_[pair] >= p_.entries) return;
   std::size_t b;
   std::uint32_t fp;
   if (probe.valid) {  // the search match() did, which would find the same slot
     b = probe.bucket;
     fp = probe.fp;
     if (probe.found) {  // replace an older, unmergeable entry
-      state_[map_[b].txn].in_lrc = false;
       --per_pair_[pair];
       --used_;
     }
   } else {
-    fp = static_cast<std::uint32_t>(hash(pair, x.line) >> 32);
+    fp = static_cast<std::uint32_t>(hash(pair, line) >> 32);
     const std::size_t mask = map_.size() - 1;
     b = home(fp);
     for (; map_[b].txn != kNoTxn; b = (b + 1) & mask) {
       if (map_[b].fp != fp) continue;
       const Txn& old = txns[map_[b].txn];
-      if (old.line == x.line && old.req.sm / 2u == pair) {  // replace an older, unmergeable entry
-        state_[map_[b].txn].in_lrc = false;
+      if (old.line == line && old.req.sm / 2u == pair) {  // replace an older, unmergeable entry
         --per_pair_[pair];
         --used_;
         break;
@@ -90,7 +89,6 @@ void Coalescer::track(std::uint32_t t, TxnPool& txns, const Probe& probe) {
     }
   }
   map_[b] = {fp, t};
-  state(t).in_lrc = true;
   ++per_pair_[pair];
   ++used_;
 }
@@ -98,7 +96,8 @@ void Coalescer::track(std::uint32_t t, TxnPool& txns, const Probe& probe) {
 void Coalescer::untrack(std::uint32_t t, std::uint64_t line, std::uint32_t pair) {
   const std::size_t mask = map_.size() - 1;
   std::size_t b = home(static_cast<std::uint32_t>(hash(pair, line) >> 32));
-  while (map_[b].txn != t) b = (b + 1) & mask;
+  for (; map_[b].txn != t; b = (b + 1) & mask)
+    if (map_[b].txn == kNoTxn) return;  // not in the table
   std::size_t hole = b;
   for (std::size_t j = (hole + 1) & mask; map_[j].txn != kNoTxn; j = (j + 1) & mask) {
     const std::size_t h = home(map_[j].fp);
@@ -109,7 +108,6 @@ void Coalescer::untrack(std::uint32_t t, std::uint64_t line, std::uint32_t pair)
     }
   }
   map_[hole] = Slot{};
-  state_[t].in_lrc = false;
   --per_pair_[pair];
   --used_;
 }

@@ -28,26 +28,27 @@ class Coalescer {
                       const TxnPool& txns, Probe& probe) const;
   // Records `r` as merged into transaction `t`.
   void merge(std::uint32_t t, const MemReq& r, TxnPool& txns);
-  // Registers a transaction just sent so that later requests can merge into it (when the pair's
-  // table has room). `probe`: match()'s for this request (saves a second search), or invalid.
-  void track(std::uint32_t t, TxnPool& txns, const Probe& probe);
-  // Transaction `t` (for line index `line`, from SM `sm`) completed: forgets it; calls
-  // `deliver(const MemReq&)` for each merged request. Reads no Txn.
+  // Registers a transaction just sent (a read of line index `line` from SM `sm`) so that later
+  // requests can merge into it (when the pair's table has room). `probe`: match()'s for this
+  // request (saves a second search), or invalid.
+  void track(std::uint32_t t, std::uint64_t line, std::uint16_t sm, const TxnPool& txns, const Probe& probe);
+  // Transaction `t` (line index `line`, from SM `sm`; `read`: a read, which may be in the table)
+  // completed: forgets it; calls `deliver(const MemReq&)` for each merged request. Reads no Txn.
   template <typename F>
-  void complete(std::uint32_t t, std::uint64_t line, std::uint16_t sm, F&& deliver) {
-    if (t >= state_.size()) return;  // never tracked, nothing merged
-    TxnState& st = state_[t];
-    if (st.in_lrc) untrack(t, line, sm / 2u);
-    for (std::uint32_t w = st.merged; w != kNoTxn;) {
+  void complete(std::uint32_t t, std::uint64_t line, std::uint16_t sm, bool read, F&& deliver) {
+    if (!p_.enabled || !read) return;
+    if (used_ != 0) untrack(t, line, sm / 2u);
+    if (merged_lists_ == 0 || t >= merged_.size() || merged_[t] == kNoTxn) return;
+    for (std::uint32_t w = merged_[t]; w != kNoTxn;) {
       const std::uint32_t next = waiters_[w].next;
       deliver(waiters_[w].req);
       waiters_[w].next = free_;
       free_ = w;
       w = next;
     }
-    st.merged = kNoTxn;
+    merged_[t] = kNoTxn;
+    --merged_lists_;
   }
-
   bool enabled() const { return p_.enabled; }
   std::uint64_t merges() const { return merges_; }
   const std::uint64_t* merges_counter() const { return &merges_; }
@@ -62,17 +63,12 @@ class Coalescer {
     return (line * 0x9E3779B97F4A7C15ULL) ^ (pair * 0xC2B2AE3D27D4EB4FULL);
   }
   std::size_t home(std::uint32_t fp) const { return fp >> fp_shift_; }
+  // Removes t from the table if it is there (it is exactly when it was tracked and has not been
+  // replaced by a newer transaction for its key).
   void untrack(std::uint32_t t, std::uint64_t line, std::uint32_t pair);
-  // Per transaction id: head of its merged-request list, and whether it is in the table.
-  struct TxnState {
-    std::uint32_t merged = kNoTxn;
-    bool in_lrc = false;
-  };
-  TxnState& state(std::uint32_t t) {
-    if (t >= state_.size()) state_.resize(std::size_t{t} + 1);
-    return state_[t];
-  }
-  std::vector<TxnState> state_;
+  // Per transaction id: head of its list of merged requests (kNoTxn: none); grown on first merge.
+  std::vector<std::uint32_t> merged_;
+  std::size_t merged_lists_ = 0;  // transactions with a non-empty list
 
   LrcParams p_;
   std::vector<std::uint32_t> per_pair_;  // tracked transactions per pair

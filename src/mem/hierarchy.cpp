@@ -55,9 +55,9 @@ void Hierarchy::connect(std::uint16_t sm, MemClient* client) { clients_.at(sm) =
 bool Hierarchy::try_send(const MemReq& r, Cycle now) {
   SIMFA_ASSERT(r.sm < clients_.size() && clients_[r.sm], fmt::format("memory at cycle {}", now),
                "request from unconnected SM {}", r.sm);
-  SIMFA_ASSERT(r.line % p_.line_bytes == 0, fmt::format("memory at cycle {}", now),
-               "address {:#x} is not line-aligned", r.line);
   const std::uint64_t line = line_div_.div(r.line);
+  SIMFA_ASSERT(line * p_.line_bytes == r.line, fmt::format("memory at cycle {}", now),
+               "address {:#x} is not line-aligned", r.line);
   const std::uint8_t sectors = norm_sectors(r.sectors);
   const bool write = is_write(r.kind);
   Cycle ready = now;
@@ -127,7 +127,7 @@ bool Hierarchy::try_send(const MemReq& r, Cycle now) {
   x.sectors = sectors;
   x.route = route;
   x.write = write;
-  if (!write) lrc_.track(t, txns_, probe);
+  if (!write) lrc_.track(t, line, r.sm, txns_, probe);
   slices_[first]->push(t, lane, depart + hop);
   ++in_flight_;
   ++accepted_;
@@ -217,7 +217,8 @@ void Hierarchy::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
     case kArrive: {
       const auto a = p.as<Arrival>();
       deliver(a.req, now);
-      lrc_.complete(a.txn, line_div_.div(a.req.line), a.req.sm, [&](const MemReq& r) { deliver(r, now); });
+      lrc_.complete(a.txn, line_div_.div(a.req.line), a.req.sm, !is_write(a.req.kind),
+                    [&](const MemReq& r) { deliver(r, now); });
       txns_.release(a.txn);
       break;
     }

@@ -41,25 +41,29 @@ L2Slice::L2Slice(std::uint32_t id, const L2Params& p, std::uint32_t line_bytes,
 void L2Slice::push(std::uint32_t t, Lane lane, Cycle arrive) {
   Txn& x = txns_[t];
   x.next = kNoTxn;
-  lanes_[lane].push({arrive, x.line, t});
-  if (arrive < first_.arrive) first_ = lanes_[lane].front();  // a lane's arrivals never decrease
+  RingQueue<LaneEntry>& q = lanes_[lane];
+  q.push({arrive, x.line, t});
+  // A lane's arrivals never decrease, so only a push into an empty lane can change the earliest
+  // head (ties go to the lower lane, as in refresh_first()).
+  if (q.size() == 1 && (arrive < first_.arrive || (arrive == first_.arrive && lane < first_lane_))) {
+    first_ = q.front();
+    first_lane_ = lane;
+  }
   if (lane != kLaneForward) ++queued_;
   engine_.wake(this, arrive);
 }
 
-int L2Slice::pick(Cycle now) const {
-  int best = -1;
-  Cycle at = kNever;
-  for (int l = 0; l < kLanes; ++l) {
-    if (lanes_[l].empty()) continue;
-    const Cycle a = lanes_[l].front().arrive;
-    if (a <= now && a < at) {
-      at = a;
-      best = l;
+void L2Slice::refresh_first() {
+  first_ = {kNever, 0, kNoTxn};
+  first_lane_ = kLanes;
+  for (int l = 0; l < kLanes; ++l)
+    if (!lanes_[l].empty() && lanes_[l].front().arrive < first_.arrive) {
+      first_ = lanes_[l].front();
+      first_lane_ = static_cast<std::uint8_t>(l);
     }
-  }
-  return best;
 }
+
+int L2Slice::pick(Cycle now) const { return first_.arrive <= now ? first_lane_ : -1; }
 
 void L2Slice::prefetch(Cycle now) {
   if (first_.arrive > now) return;
@@ -67,6 +71,7 @@ void L2Slice::prefetch(Cycle now) {
   tags_.prefetch(first_.line);
   for (const auto& l : lanes_)  // the tick compares every lane's head
     if (!l.empty()) simfa::prefetch(&l.front());
+  if (!departs_.empty()) simfa::prefetch(&departs_.front());  // and retires departed responses
 }
 
 bool L2Slice::idle() const {
@@ -87,22 +92,20 @@ Cycle L2Slice::tick(Cycle now) {
     resp_stall_.set(now, false);
     RingQueue<LaneEntry>& q = lanes_[lane];
     const std::uint32_t t = q.front().txn;
-    if (would_block(t)) {
+    if (mshr_.full() && would_block(t)) {
       blocked_ = true;
       mshr_stall_.set(now, true);
       return kNever;  // fill() wakes the slice when an entry frees
     }
     mshr_stall_.set(now, false);
     q.pop();
+    refresh_first();
     if (lane != kLaneForward) {
       --queued_;
       fabric_.credit_freed(id_, now);
     }
     lookup(t, now);
   }
-  first_ = {kNever, 0, kNoTxn};
-  for (const auto& l : lanes_)
-    if (!l.empty() && l.front().arrive < first_.arrive) first_ = l.front();
   if (first_.arrive == kNever) return kNever;
   return std::max(first_.arrive, now + 1);
 }

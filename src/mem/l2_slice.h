@@ -114,7 +114,11 @@ class L2Slice final : public Component {
     std::uint32_t txn;
   };
   RingQueue<LaneEntry> lanes_[kLanes];
-  LaneEntry first_{kNever, 0, kNoTxn};  // the earliest lane head (prefetch's guess)
+  // The earliest lane head (ties: the lowest lane) and its lane (kLanes: all lanes empty): the
+  // next lookup once it has arrived.
+  LaneEntry first_{kNever, 0, kNoTxn};
+  std::uint8_t first_lane_ = kLanes;
+  void refresh_first();
   std::uint32_t queued_ = 0;
   double resp_free_ = 0;
   RingQueue<Cycle> departs_;

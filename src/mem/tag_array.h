@@ -56,6 +56,17 @@ class TagArray {
     if (stride_ > 16) simfa::prefetch(b + 16);  // the rest of the set's block (see the layout above)
     if (stride_ > 32) simfa::prefetch(b + 32);
 #if defined(__SSE2__)
+    if (assoc_ == 16) {  // the presets' L2: all 16 tags at once, packed into one 16-bit mask
+      const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
+      const auto* v = reinterpret_cast<const __m128i*>(b);
+      const __m128i lo = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(v), key),
+                                         _mm_cmpeq_epi32(_mm_load_si128(v + 1), key));
+      const __m128i hi = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(v + 2), key),
+                                         _mm_cmpeq_epi32(_mm_load_si128(v + 3), key));
+      const auto hit = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));
+      if (!hit) return kMiss;
+      return static_cast<std::int32_t>(set << wbits_ | static_cast<std::uint32_t>(std::countr_zero(hit)));
+    }
     if (assoc_ <= 64) {  // branch-free compare, 4 ways at a time (a line is in at most one way)
       const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
       std::uint64_t hit = 0;

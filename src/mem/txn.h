@@ -42,12 +42,15 @@ class TxnPool {
     }
     const std::uint32_t t = free_.back();
     free_.pop_back();
-    // The next one to be handed out was freed a while ago, so it is cold: fetch it meanwhile.
-    if (!free_.empty()) simfa::prefetch(&txns_[free_.back()]);
     txns_[t] = Txn{};
     return t;
   }
-  void release(std::uint32_t t) { free_.push_back(t); }
+  // The transaction is handed out again soon (last in, first out) and nothing read it lately:
+  // start fetching it now.
+  void release(std::uint32_t t) {
+    simfa::prefetch(&txns_[t]);
+    free_.push_back(t);
+  }
   Txn& operator[](std::uint32_t t) { return txns_[t]; }
   const Txn& operator[](std::uint32_t t) const { return txns_[t]; }
   std::size_t live() const { return txns_.size() - free_.size(); }

@@ -42,31 +42,19 @@ void Engine::want_prefetch(Component* c) {
   pf_words_ = std::max<std::size_t>(pf_words_, (c->id_ >> 6) + 1);
 }
 
-void Engine::push_msg(Cycle t, const Msg& m) {
-  std::uint32_t n = free_;
-  if (n != kNil) {
-    free_ = pool_[n].next;
-  } else {
-    n = static_cast<std::uint32_t>(pool_.size());
-    pool_.emplace_back();
-  }
-  Node& node = pool_[n];
-  node.m = m;
-  node.next = kNil;
-  SlotList& s = slots_[t & (kSlots - 1)];
-  if (s.tail == kNil) s.head = n;
-  else pool_[s.tail].next = n;
-  s.tail = n;
-  mark(t);
+std::uint32_t Engine::grow_pool() {
+  pool_.emplace_back();
+  next_.push_back(kNil);
+  return static_cast<std::uint32_t>(pool_.size() - 1);
 }
 
-void Engine::send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t) {
+void Engine::send_slow(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t) {
   if (!(t > now_ || (!started_ && t == now_))) [[unlikely]] bad_send(t, now_);
-  if (t - now_ < kSlots) push_msg(t, {target, tag, p});
+  if (t - now_ < kSlots) push_msg(t, target, tag, p);
   else far_.push({t, seq_++, {target, tag, p}});
 }
 
-void Engine::wake(Component* c, Cycle t) {
+void Engine::wake_slow(Component* c, Cycle t) {
   if (t < now_) [[unlikely]] bad_wake(t, now_);
   const std::uint32_t id = c->id_;
   Cycle& scheduled = ts_[id].scheduled;
@@ -89,7 +77,7 @@ void Engine::wake(Component* c, Cycle t) {
 void Engine::migrate_far() {
   while (!far_.empty() && far_.top().t - now_ < kSlots) {
     const Far& f = far_.top();
-    push_msg(f.t, f.m);
+    push_msg(f.t, f.m.target, f.m.tag, f.m.p);
     far_.pop();
   }
   while (!far_ticks_.empty() && far_ticks_.top().t - now_ < kSlots) {
@@ -137,14 +125,23 @@ void Engine::process_cycle(Cycle t) {
   SlotList& s = slots_[si];
   std::uint32_t n = s.head;
   s.head = s.tail = kNil;
+  // `ahead` runs kAhead messages in front of `n`, fetching each while the handlers before it run.
+  constexpr int kAhead = 4;
+  std::uint32_t ahead = n;
+  for (int i = 0; i < kAhead && ahead != kNil; ++i) {
+    simfa::prefetch(&pool_[ahead]);
+    ahead = next_[ahead];
+  }
   while (n != kNil) {
-    Node& node = pool_[n];
-    const Msg m = node.m;
-    const std::uint32_t next = node.next;
-    node.next = free_;
+    const Msg m = pool_[n].m;
+    const std::uint32_t next = next_[n];
+    next_[n] = free_;
     free_ = n;
     n = next;
-    if (n != kNil) simfa::prefetch(&pool_[n]);  // fetched while this handler runs
+    if (ahead != kNil) {
+      simfa::prefetch(&pool_[ahead]);
+      ahead = next_[ahead];
+    }
     m.target->on_event(m.tag, m.p, t);
     ++events_;
   }
@@ -195,9 +192,7 @@ void Engine::tick_one(std::uint32_t id, Cycle t) {
   ++ticks_;
   if (next != kNever) {
     if (next <= t) [[unlikely]] bad_next(id, next, t);
-    in_tick_phase_ = false;  // a self-requested future tick is an ordinary wake
-    wake(c, next);
-    in_tick_phase_ = true;
+    wake(c, next);  // a later cycle: an ordinary wake, whatever the phase
   }
 }
 

@@ -80,9 +80,26 @@ class Engine {
   bool skip_idle() const { return skip_; }
 
   // Schedules a message for target at cycle t (t >= now + 1; t == now is allowed only before run()).
-  void send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t);
-  // Requests a tick of c at cycle t >= now (see the ordering contract above).
-  void wake(Component* c, Cycle t);
+  // The common case (the near future) is inline; the rest is send_slow().
+  void send(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t) {
+    if (t > now_ && t - now_ < kSlots) [[likely]]
+      push_msg(t, target, tag, p);
+    else
+      send_slow(target, tag, p, t);
+  }
+  // Requests a tick of c at cycle t >= now (see the ordering contract above). The common case (a
+  // later cycle in the near future) is inline; the rest is wake_slow().
+  void wake(Component* c, Cycle t) {
+    if (t > now_ && t - now_ < kSlots) [[likely]] {
+      const std::uint32_t id = c->id_;
+      Cycle& s = ts_[id].scheduled;
+      if (s - now_ <= t - now_) return;  // a tick in [now, t] is pending already
+      s = t;
+      push_tick(t, id);
+      return;
+    }
+    wake_slow(c, t);
+  }
   // c's prefetch() is called before the ticks of every cycle in which it ticks.
   void want_prefetch(Component* c);
 
@@ -113,18 +130,40 @@ class Engine {
   };
   static constexpr Cycle kSlots = 1024;  // power of two: the near-future calendar wheel
   static constexpr std::uint32_t kNil = ~0u;
-  // Wheel messages live in one pool of nodes, linked per slot in scheduling order (head/tail
-  // indices). Freed nodes are reused last-in first-out, so a send usually writes a cache line that
-  // a message handler has just read, instead of the cold tail of a per-slot vector.
+  // Wheel messages live in one pool, linked per slot in scheduling order (head/tail indices). The
+  // links are a dense array apart from the 64-byte messages, so that appending to a slot writes a
+  // small, mostly cached array instead of the cold message last appended there, and the cycle's
+  // walk can fetch messages a few ahead. Freed entries are reused last-in first-out, so a send
+  // usually writes a message a handler has just read.
   struct alignas(64) Node {
     Msg m;
-    std::uint32_t next;
   };
   struct SlotList {
     std::uint32_t head = kNil, tail = kNil;
   };
 
-  void push_msg(Cycle t, const Msg& m);
+  void send_slow(EventTarget* target, std::uint32_t tag, const Payload& p, Cycle t);
+  void wake_slow(Component* c, Cycle t);
+  void push_msg(Cycle t, EventTarget* target, std::uint32_t tag, const Payload& p) {
+    std::uint32_t n = free_;
+    if (n == kNil) [[unlikely]]
+      n = grow_pool();
+    else
+      free_ = next_[n];
+    Node& node = pool_[n];
+    node.m.target = target;
+    node.m.tag = tag;
+    node.m.p = p;
+    next_[n] = kNil;
+    SlotList& s = slots_[t & (kSlots - 1)];
+    if (s.tail == kNil)
+      s.head = n;
+    else
+      next_[s.tail] = n;
+    s.tail = n;
+    mark(t);
+  }
+  std::uint32_t grow_pool();
   void push_tick(Cycle t, std::uint32_t id) {
     tick_bits_[static_cast<std::size_t>(id >> 6) * kSlots + (t & (kSlots - 1))] |= 1ULL << (id & 63);
     mark(t);
@@ -150,7 +189,8 @@ class Engine {
   };
   std::vector<TickState> ts_;
   std::vector<Node> pool_;
-  std::uint32_t free_ = kNil;  // free list of pool_ nodes
+  std::vector<std::uint32_t> next_;  // per pool_ node: the next in its slot's list or the free list
+  std::uint32_t free_ = kNil;        // free list of pool_ nodes
   SlotList slots_[kSlots];
   // Ticks requested per wheel slot: word w of slot s (component ids 64w..64w+63) is at
   // tick_bits_[w * kSlots + s], so adding components only appends. An entry whose component was

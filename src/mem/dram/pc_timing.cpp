@@ -15,28 +15,6 @@ PcTiming::PcTiming(const DramTiming& t, std::uint32_t bank_groups, std::uint32_t
       banks_(bank_groups * banks_per_group),
       groups_(bank_groups) {}
 
-DCycle PcTiming::earliest(Cmd c, std::uint32_t bank) const {
-  switch (c) {
-    case Cmd::Act: {
-      const BankState& b = banks_[bank];
-      DCycle e = std::max({b.next_act, groups_[group_of(bank)].next_act, next_act_});
-      if (acts_ >= 4) e = std::max(e, act_window_[acts_ % 4] + t_.tFAW);  // oldest of four
-      return e;
-    }
-    case Cmd::Pre:
-      return banks_[bank].next_pre;
-    case Cmd::Rd:
-      return std::max({banks_[bank].next_rd, groups_[group_of(bank)].next_rd, next_rd_});
-    case Cmd::Wr:
-      return std::max({banks_[bank].next_wr, groups_[group_of(bank)].next_wr, next_wr_});
-    case Cmd::RefAb:
-      return std::max(next_ref_, next_act_);
-    case Cmd::RefPb:
-      return banks_[bank].next_act;
-  }
-  return 0;
-}
-
 void PcTiming::issue(Cmd c, std::uint32_t bank, std::uint32_t row, DCycle at) {
   switch (c) {
     case Cmd::Act: {

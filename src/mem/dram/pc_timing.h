@@ -3,6 +3,7 @@
 // refresh). earliest() is the first cycle at which a command satisfies every constraint, so a
 // command at earliest() - 1 would violate one: tests hold each constraint tight to the cycle.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -26,7 +27,27 @@ class PcTiming {
 
   // First DRAM cycle at which `c` to `bank` satisfies the timing constraints (REFab: bank ignored;
   // it also requires every bank closed, which the caller checks with all_closed()).
-  DCycle earliest(Cmd c, std::uint32_t bank) const;
+  DCycle earliest(Cmd c, std::uint32_t bank) const {
+    switch (c) {
+      case Cmd::Act: {
+        const BankState& b = banks_[bank];
+        DCycle e = std::max({b.next_act, groups_[group_of(bank)].next_act, next_act_});
+        if (acts_ >= 4) e = std::max(e, act_window_[acts_ % 4] + t_.tFAW);  // oldest of four
+        return e;
+      }
+      case Cmd::Pre:
+        return banks_[bank].next_pre;
+      case Cmd::Rd:
+        return std::max({banks_[bank].next_rd, groups_[group_of(bank)].next_rd, next_rd_});
+      case Cmd::Wr:
+        return std::max({banks_[bank].next_wr, groups_[group_of(bank)].next_wr, next_wr_});
+      case Cmd::RefAb:
+        return std::max(next_ref_, next_act_);
+      case Cmd::RefPb:
+        return banks_[bank].next_act;
+    }
+    return 0;
+  }
   // Records `c` issued at cycle `at`; the caller has checked earliest(c, bank) <= at and the row
   // state (ACT to a closed bank, RD/WR/PRE to an open one).
   void issue(Cmd c, std::uint32_t bank, std::uint32_t row, DCycle at);
