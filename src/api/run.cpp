@@ -162,6 +162,9 @@ class MemReplay final : public trace::CopyReplay {
     expand(in);
     for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, write, true, sm);
   }
+  void set_set_stride(std::uint32_t k) override { mem_.set_replay_set_stride(k); }
+  double replay_sets() const override { return mem_.replay_sets(); }
+  std::uint32_t line_bytes() const override { return line_bytes_; }
   Counts counts() const override {
     const mem::MemorySystem::ReplayCounts r = mem_.replay_counts();
     return {r.lines, r.scale, r.read_bytes, r.write_bytes, r.run_read_bytes, r.run_write_bytes, r.run_read_misses};
@@ -254,6 +257,7 @@ nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
                    {"spans", r.sampling.spans},
                    {"check_errors", r.sampling.check_errors},
                    {"replay", {{"lines", r.sampling.replay_lines},
+                               {"set_stride", r.sampling.replay_set_stride},
                                {"dram_read_bytes", r.sampling.replay_read_bytes},
                                {"dram_write_bytes", r.sampling.replay_write_bytes}}}};
   j["config"] = cfg.to_json();

@@ -282,6 +282,21 @@ void Hierarchy::enable_replay(std::uint32_t stride) {
     smallest = std::min(smallest, n);
   }
   replay_stride_ = std::max<std::uint32_t>(1, std::min(stride, smallest));
+  for (std::uint32_t s = 0; s < num_slices(); ++s)
+    if (replays(s)) slices_[s]->count_set_classes();
+}
+
+void Hierarchy::set_replay_set_stride(std::uint32_t k) {
+  SIMFA_ASSERT(k >= 1 && L2Slice::kSetClasses % k == 0, "span replay", "set stride {} does not divide {}", k,
+               L2Slice::kSetClasses);
+  replay_set_stride_ = k;
+}
+
+double Hierarchy::replay_sets() const {
+  double n = 0;
+  for (std::uint32_t s = 0; s < num_slices(); ++s)
+    if (replays(s)) n += slices_[s]->tags().sets();
+  return n;
 }
 
 // The detailed route without time: a read from an SM of the other partition probes the home
@@ -291,9 +306,9 @@ void Hierarchy::enable_replay(std::uint32_t stride) {
 void Hierarchy::replay(Addr line, std::uint8_t sectors, bool write, bool warm, int sm) {
   if (!replay_stride_) return;
   const std::uint32_t h = home_slice(line);
-  const bool counted = replays(h);  // its mirrors are replay slices too
-  if (counted == warm) return;
   const std::uint64_t idx = line / p_.line_bytes;
+  const bool counted = replays(h) && sampled_set(idx);  // its mirrors are replay slices too
+  if (counted == warm) return;
   sectors = norm_sectors(sectors);
   const bool far = sm >= 0 && !write && rc_.enabled() &&
                    xbar_.slice_partition(h) != xbar_.sm_partition(static_cast<std::uint16_t>(sm));
@@ -314,6 +329,8 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
   ReplayCounts c;
   if (!replay_stride_) return c;
   std::uint32_t n = 0;
+  double sets = 0, sampled_sets = 0;
+  const std::uint32_t k = replay_set_stride_;
   for (std::uint32_t i = 0; i < num_slices(); ++i) {
     if (!replays(i)) continue;
     const L2Slice::Replayed& r = slices_[i]->replayed();
@@ -321,12 +338,24 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
     c.lines += static_cast<double>(r.lines);
     c.read_bytes += 32.0 * static_cast<double>(r.read_sectors);
     c.write_bytes += 32.0 * static_cast<double>(r.written_sectors);
-    const SliceCounters& d = slices_[i]->counters();
-    c.run_read_bytes += 32.0 * static_cast<double>(d.dram_read_sectors + r.read_sectors);
-    c.run_write_bytes += 32.0 * static_cast<double>(d.dram_write_sectors + r.written_sectors);
-    c.run_read_misses += static_cast<double>(d.read_misses + r.read_misses);
+    // What the slice did in detail, over the sampled sets only.
+    std::uint64_t rd = 0, wr = 0, misses = 0;
+    if (k == 1) {
+      const SliceCounters& d = slices_[i]->counters();
+      rd = d.dram_read_sectors, wr = d.dram_write_sectors, misses = d.read_misses;
+    } else {
+      const auto& cls = slices_[i]->set_classes();
+      for (std::uint32_t j = 0; j < cls.size(); j += k)
+        rd += cls[j].read_sectors, wr += cls[j].write_sectors, misses += cls[j].read_misses;
+    }
+    c.run_read_bytes += 32.0 * static_cast<double>(rd + r.read_sectors);
+    c.run_write_bytes += 32.0 * static_cast<double>(wr + r.written_sectors);
+    c.run_read_misses += static_cast<double>(misses + r.read_misses);
+    const std::uint32_t s = slices_[i]->tags().sets();
+    sets += s;
+    for (std::uint32_t j = 0; j < s; ++j) sampled_sets += L2Slice::set_class_of(j) % k == 0;
   }
-  c.scale = static_cast<double>(num_slices()) / n;
+  c.scale = static_cast<double>(num_slices()) / n * (sets / sampled_sets);
   c.read_bytes *= c.scale, c.write_bytes *= c.scale;
   c.run_read_bytes *= c.scale, c.run_write_bytes *= c.scale, c.run_read_misses *= c.scale;
   return c;

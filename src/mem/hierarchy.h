@@ -48,7 +48,11 @@ class Hierarchy final : public MemorySystem,
   void enable_replay(std::uint32_t stride) override;
   void replay(Addr line, std::uint8_t sectors, bool write, bool warm, int sm) override;
   ReplayCounts replay_counts() const override;
-  bool replay_counts_line(Addr line) const override { return replays(home_slice(line)); }
+  bool replay_counts_line(Addr line) const override {
+    return replays(home_slice(line)) && sampled_set(line / p_.line_bytes);
+  }
+  void set_replay_set_stride(std::uint32_t k) override;
+  double replay_sets() const override;
   std::uint32_t line_bytes() const override { return p_.line_bytes; }
 
   void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;
@@ -118,6 +122,12 @@ class Hierarchy final : public MemorySystem,
   std::uint32_t replay_stride_ = 0;  // 0: no span replay; else every stride-th slice replays
   bool replays(std::uint32_t slice) const {
     return replay_stride_ && xbar_.slice_offset(slice) % replay_stride_ == 0;
+  }
+  // Set sampling inside the replay slices: only sets whose class (L2Slice::set_class_of) is a
+  // multiple of this count.
+  std::uint32_t replay_set_stride_ = 1;
+  bool sampled_set(std::uint64_t idx) const {
+    return replay_set_stride_ == 1 || L2Slice::set_class_of(slices_[0]->tags().set_index(idx)) % replay_set_stride_ == 0;
   }
 };
 

@@ -171,6 +171,8 @@ void L2Slice::lookup(std::uint32_t t, Cycle now) {
   }
   c_.hit_sectors += popcount(static_cast<std::uint8_t>(have & s));
   ++c_.read_misses;
+  ClassCounts* cls = set_class(x.line);
+  if (cls) ++cls->read_misses;
   const std::uint8_t missing = static_cast<std::uint8_t>(s & ~have);
   std::uint32_t e = mshr_.find(x.line);
   if (e != MshrTable::kNone) {
@@ -184,6 +186,7 @@ void L2Slice::lookup(std::uint32_t t, Cycle now) {
       m.fetch |= extra;
       ++m.pending;
       c_.dram_read_sectors += popcount(extra);
+      if (cls) cls->read_sectors += popcount(extra);
       fabric_.dram_send({x.line * line_bytes_, (id_ << 16) | e, false, extra}, now);
     }
     return;
@@ -198,6 +201,7 @@ void L2Slice::lookup(std::uint32_t t, Cycle now) {
   m.pending = 1;
   m.head = m.tail = t;
   c_.dram_read_sectors += popcount(missing);
+  if (cls) cls->read_sectors += popcount(missing);
   fabric_.dram_send({x.line * line_bytes_, (id_ << 16) | e, false, missing}, now);
 }
 
@@ -247,6 +251,7 @@ void L2Slice::evict(const TagArray::Victim& v, Cycle now) {
     const bool warm = !warm_dirty_.empty() && warm_dirty_.erase(v.line) > 0;
     c_.warm_writebacks += warm;
     c_.dram_write_sectors += popcount(v.dirty);
+    if (ClassCounts* cls = set_class(v.line)) cls->write_sectors += popcount(v.dirty);
     fabric_.dram_send({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty, warm}, now);
   }
 }

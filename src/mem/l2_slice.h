@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <unordered_set>
+#include <vector>
 
 #include "mem/hierarchy_params.h"
 #include "mem/mshr.h"
@@ -73,6 +74,20 @@ class L2Slice final : public Component {
   // slice, its victims count.
   void replay_shadow(std::uint64_t line, std::uint8_t sectors, bool count);
   const Replayed& replayed() const { return replayed_; }
+  // Span replay's set sampling: a replay slice also counts its detailed DRAM traffic and read
+  // misses per class of sets (set index mod kSetClasses), so that a long run's replay may count
+  // only the sets of every k-th class (k divides kSetClasses) and still scale what the replay
+  // slices did in detail over the same sets.
+  static constexpr std::uint32_t kSetClasses = 64;
+  struct ClassCounts {
+    std::uint64_t read_sectors = 0, write_sectors = 0, read_misses = 0;
+  };
+  void count_set_classes() { classes_.assign(kSetClasses, {}); }
+  // A set's class: a multiplicative hash of its index, so that the sampled sets do not align with
+  // the power-of-two strides of tensor layouts (classes by index mod 64 did: 3.6% fewer DRAM reads
+  // at 64K tokens with every 8th class).
+  static std::uint32_t set_class_of(std::uint32_t set) { return (set * 0x9E3779B1u) >> 26; }
+  const std::vector<ClassCounts>& set_classes() const { return classes_; }
   const TagArray& tags() const { return tags_; }
 
   // Requests counted against the crossbar credits: queued in lanes near/far, not yet looked up.
@@ -99,6 +114,10 @@ class L2Slice final : public Component {
   const L2Params& p_;
   std::uint32_t line_bytes_;
   Replayed replayed_;
+  std::vector<ClassCounts> classes_;  // empty unless this is a replay slice (count_set_classes)
+  ClassCounts* set_class(std::uint64_t line) {
+    return classes_.empty() ? nullptr : &classes_[set_class_of(tags_.set_index(line))];
+  }
   std::unordered_set<std::uint64_t> warm_dirty_;  // lines warm() made dirty (sampled simulation)
   std::uint8_t all_sectors_;
   TxnPool& txns_;

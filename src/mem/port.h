@@ -83,7 +83,7 @@ class MemorySystem {
   // after a span is an approximation (warming), good for timing but not for counting.
   struct ReplayCounts {
     double lines = 0;           // line accesses replayed into the replay slices (not scaled)
-    double scale = 0;           // all slices / replay slices
+    double scale = 0;           // all sets of all slices / sampled sets of the replay slices
     double read_bytes = 0;      // of the skipped work: DRAM bytes the misses read, scaled
     double write_bytes = 0;     // of the skipped work: DRAM bytes the dirty victims wrote back, scaled
     double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;  // whole run, scaled
@@ -96,8 +96,16 @@ class MemorySystem {
   // partitions (a far read probes the near mirror and may leave a shadow copy there).
   virtual void replay(Addr /*line*/, std::uint8_t /*sectors*/, bool /*write*/, bool /*warm*/, int /*sm*/) {}
   virtual ReplayCounts replay_counts() const { return {}; }
-  // Whether replay() of `line` without warming can change anything: its home is a replay slice.
+  // Whether replay() of `line` without warming can change anything: its home is a replay slice
+  // (and its set a sampled one).
   virtual bool replay_counts_line(Addr /*line*/) const { return false; }
+  // Set sampling inside the replay slices, before the first replay: from now on only lines whose
+  // set's class (a hash of the set index, 0..63) is a multiple of `k` (a power of two up to 64)
+  // are counted; the lines of the other
+  // sets are warmed as in the other slices, and replay_counts() scales by the sets too.
+  virtual void set_replay_set_stride(std::uint32_t /*k*/) {}
+  // Sets in the replay slices (0 without span replay).
+  virtual double replay_sets() const { return 0; }
 };
 
 // Builds the memory system named by `mem.model` for `num_sms` SMs.

@@ -117,6 +117,9 @@ class TagArray {
   void set_shadow(std::int32_t idx, bool s);
 
   std::uint32_t lines() const { return sets_ * assoc_; }
+  std::uint32_t sets() const { return sets_; }
+  // The set that holds `line` (the same in every slice of the same geometry).
+  std::uint32_t set_index(std::uint64_t line) const { return static_cast<std::uint32_t>(sets_div_.mod(div_.div(line))); }
   // Host bytes an array of `sets` x `assoc` holds (the layout above), for estimates before building.
   static std::uint64_t host_bytes(std::uint64_t sets, std::uint64_t assoc) {
     return sets * ((11 * assoc + 63) / 64 * 64) + 64;

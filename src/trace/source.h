@@ -29,6 +29,7 @@ struct SamplingReport {
   // Span replay (CopyReplay): line accesses run through the replay slices, and the skipped work's
   // DRAM bytes read and written they measured, scaled to the whole L2 (0 without replay).
   double replay_lines = 0, replay_read_bytes = 0, replay_write_bytes = 0;
+  std::uint32_t replay_set_stride = 1;  // the replay slices counted every this-many-th set
 };
 
 // Sampled simulation's span replay (docs/sampling.md): a source that fast-forwards hands the TMA
@@ -52,6 +53,12 @@ class CopyReplay {
     double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;
   };
   virtual Counts counts() const = 0;
+  // Set sampling inside the replay slices (MemorySystem::set_replay_set_stride), chosen before the
+  // first replay: only every k-th set counts. replay_sets(): the sets the replay slices hold.
+  virtual void set_set_stride(std::uint32_t k) = 0;
+  virtual double replay_sets() const = 0;
+  // Bytes of an L2 line (to turn a copy's bytes into lines).
+  virtual std::uint32_t line_bytes() const = 0;
 };
 
 // One logical thread's instructions, consumed in order, once.

@@ -45,6 +45,11 @@ void register_workload_params(ParamRegistry& r) {
          "array in order, and its DRAM reads, write-backs and misses, scaled to all slices, are the "
          "skipped work's (set sampling, Kessler et al. 1994); 0 = extrapolate them from the windows' fit",
          "docs/sampling.md (method parameter)", 0, 1024, {}});
+  r.add({"sample.replay_lines", T::Float, "2e7", "lines",
+         "span replay's budget: when the skipped work would put more lines than this through the replay "
+         "slices, they count only the sets of every k-th set index (k a power of two up to 64, at least "
+         "256 sets left) and scale by the sets too; the other sets are warmed like the other slices",
+         "docs/sampling.md (method parameter)", 1000, 1e15, {}});
   r.add(variant_param("fa3.kernel", "fa3",
                       "which attention kernel is modelled (simfa-attn fixes every other structural key; "
                       "fa3.intra_wg_overlap stays free)",

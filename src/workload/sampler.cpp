@@ -26,6 +26,7 @@ SampleParams SampleParams::from_config(const Config& cfg) {
   p.tail_blocks = static_cast<int>(cfg.i("sample.tail_blocks"));
   p.min_skip_blocks = static_cast<int>(cfg.i("sample.min_skip_blocks"));
   p.tolerance = cfg.f("sample.tolerance");
+  p.replay_lines = cfg.f("sample.replay_lines");
   p.l2_bytes = static_cast<double>(cfg.u("mem.l2.size"));
   return p;
 }
@@ -351,6 +352,7 @@ void Fa3Sampler::replay_span() {
     span_cuts_.clear();
     return;
   }
+  if (!replayed_) choose_set_stride();
   const Fa3Kernel& k = plan_.k;
   const Fa3Emitter& e = plan_.em;
   std::vector<std::pair<std::int64_t, std::int64_t>> at;
@@ -423,6 +425,39 @@ void Fa3Sampler::replay_span() {
   for (const Recent& x : recent) replay_->replay(x.copy, x.cta, true);
   span_cuts_.clear();
   replayed_ = true;
+}
+
+// The replay's cost is one tag lookup (or a few, for a far read) per counted line: Llama-3 405B at
+// 64K tokens would count 5.5e8 lines in the replay slices, most of a sampled run's time. Above the
+// budget (sample.replay_lines) the replay slices count only every k-th set (set sampling within
+// the sampled slices: the same hash spreads lines evenly over sets as over slices). The run's
+// counted lines are estimated from every block not yet run (the skipped work is nearly all of
+// it) times one block's K and V lines, per replay slice's share of the L2. At least 256 sets stay
+// counted, so that no few sets decide the counts.
+void Fa3Sampler::choose_set_stride() {
+  const double sets = replay_->replay_sets();
+  const trace::CopyReplay::Counts rc = replay_->counts();
+  if (sets <= 0 || rc.scale <= 0 || span_cuts_.empty()) return;
+  const SpanCut& c = span_cuts_.front();
+  Tile t;
+  if (!plan_.sched.tile(c.leader, c.tile, t)) return;
+  const BlockRange r = block_range(plan_.k, t.m_block);
+  std::vector<trace::Instr> tmp;
+  for (std::uint32_t cta = c.leader; cta < c.leader + cluster_ && cta < ctas_; ++cta) {
+    const auto rank = cta % static_cast<std::uint32_t>(plan_.k.cluster);
+    plan_.em.load_k(tmp, 0, t, r.n_max - 1, rank);
+    plan_.em.load_v(tmp, 0, t, r.n_max - 1, rank);
+  }
+  double bytes = 0;
+  for (const trace::Instr& in : tmp) bytes += static_cast<double>(replay_->bytes(in));
+  const double per_block = bytes / static_cast<double>(cluster_) / replay_->line_bytes();
+  double blocks = skipped_blocks_;  // this first span's, and what is left after it
+  for (std::int64_t l : left_) blocks += static_cast<double>(l);
+  const double counted = blocks * per_block / rc.scale;
+  std::uint32_t k = 1;
+  while (k < 64 && counted / k > p_.replay_lines && sets / (2 * k) >= 256) k *= 2;
+  set_stride_ = k;
+  replay_->set_set_stride(k);
 }
 
 // Counter families the replay measures: the run's DRAM bytes read and written and L2 read misses,
@@ -499,6 +534,7 @@ trace::SamplingReport Fa3Sampler::report() const {
   if (replay_ && replayed_) {
     const trace::CopyReplay::Counts rc = replay_->counts();
     r.replay_lines = rc.lines;
+    r.replay_set_stride = set_stride_;
     r.replay_read_bytes = rc.read_bytes;
     r.replay_write_bytes = rc.write_bytes;
   }

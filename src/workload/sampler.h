@@ -39,6 +39,7 @@ struct SampleParams {
   int tail_blocks = 16;     // blocks at the end of every CTA that always run in detail
   int min_skip_blocks = 16; // a span shorter than this (per CTA) is not worth taking
   double tolerance = 0.01;
+  double replay_lines = 2e7;  // span replay: counted lines above which only some sets count
   double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays
   static SampleParams from_config(const Config& cfg);
 };
@@ -95,6 +96,8 @@ class Fa3Sampler {
   Cut make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t pos, Cycle now);
   // Span replay: every cut cluster's skipped copies, block by block across the clusters.
   void replay_span();
+  // Before the first replay: the set stride that keeps the run's counted lines within budget.
+  void choose_set_stride();
   // The DRAM and L2-miss counters of the skipped work from the replay instead of the fit.
   void apply_replay(std::vector<double>& extra) const;
 
@@ -111,6 +114,7 @@ class Fa3Sampler {
   std::vector<SpanCut> span_cuts_;
   std::uint32_t span_asked_ = 0, span_active_ = 0;  // clusters that asked / had work at span start
   bool replayed_ = false;                           // some span was replayed
+  std::uint32_t set_stride_ = 1;                    // span replay's set sampling (1: every set)
   std::uint32_t ctas_ = 0, cluster_ = 1;
   std::uint64_t warm_tiles_ = 1;
   // Per CTA: blocks of each of its tiles and the suffix sums (blocks from tile i on).

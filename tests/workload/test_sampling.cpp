@@ -95,5 +95,34 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"D128_causal_dynamic", shape(8192, 8192, 8, 1, 128, true), {}}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
+// The settings of SampledAgainstFull, on a 16-CTA grid.
+std::vector<std::string> small_grid(std::vector<std::string> sets) {
+  for (const char* kv : {"fa3.grid=16", "sample.window_blocks=4", "sample.min_windows=3", "sample.checks=2",
+                         "sample.tail_blocks=8", "sample.min_skip_blocks=8"})
+    sets.push_back(kv);
+  return sets;
+}
+
+// Set sampling inside the replay slices (sample.replay_lines): with a budget too small for every
+// set, the replay slices count only every k-th set class, replay about 1/k of the lines, and
+// estimate the same DRAM traffic as when every set counts.
+TEST(Sampling, SetSamplingCountsWhatEverySetCounts) {
+  const spec::AttentionShape s = shape(8192, 8192, 4, 1, 128);
+  const Config every = make_config("h100", small_grid({"sample.mode=on"}));
+  const Config some = make_config("h100", small_grid({"sample.mode=on", "sample.replay_lines=1000"}));
+  Fa3Source a(s, every, 132), b(s, some, 132);
+  const RunResult x = run_trace(a, every), y = run_trace(b, some);
+  ASSERT_TRUE(x.sampling.sampled && y.sampling.sampled) << x.sampling.note;
+  EXPECT_EQ(x.sampling.replay_set_stride, 1u);
+  ASSERT_GT(y.sampling.replay_set_stride, 1u);
+  const double k = y.sampling.replay_set_stride;
+  EXPECT_NEAR(x.sampling.replay_lines / y.sampling.replay_lines, k, 0.15 * k);
+  EXPECT_LT(rel(y.stat("dram__bytes_read.sum"), x.stat("dram__bytes_read.sum")), 0.03);
+  const double o_bytes = static_cast<double>(s.batch * s.heads_q() * s.seqlen_q * s.head_dim * 2);
+  EXPECT_LT(std::abs(y.stat("dram__bytes_write.sum") - x.stat("dram__bytes_write.sum")), 0.02 * o_bytes);
+  // Timing sees the same L2 contents but for the warming of the replay slices' other sets.
+  EXPECT_LT(rel(y.latency_us, x.latency_us), 0.005);
+}
+
 }  // namespace
 }  // namespace simfa::workload
