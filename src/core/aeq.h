@@ -67,12 +67,13 @@ class Aeq {
   Cycle next() const { return std::min(must_top_, lazy_top_); }
   Cycle must_next() const { return must_top_; }
   Cycle lazy_next() const { return lazy_top_; }
-  // Earliest deferrable event of a thread in `threads` (bit per thread slot; kNever if none).
-  Cycle lazy_next_of(std::uint64_t threads) const {
-    if (!threads || lazy_.empty()) return kNever;
+  // Earliest deferrable event of a thread in `visible` (WgmmaVisible) or `slots` (WgmmaSlotFree)
+  // (bit per thread slot; kNever if none).
+  Cycle lazy_next_of(std::uint64_t visible, std::uint64_t slots) const {
+    if (!(visible | slots) || lazy_.empty()) return kNever;
     Cycle t = kNever;
     for (const AeqEvent& e : lazy_)
-      if (threads >> e.thread & 1) t = std::min(t, e.t);
+      if ((e.kind == AeqKind::WgmmaVisible ? visible : slots) >> e.thread & 1) t = std::min(t, e.t);
     return t;
   }
   bool empty() const { return must_.empty() && lazy_.empty(); }

@@ -186,22 +186,26 @@ Cycle Sm::tick(Cycle now) {
   Cycle bubble_end = kNever;
   for (std::uint32_t s : bubble_threads_) bubble_end = std::min(bubble_end, threads_[s].ready_at);
   Cycle min_ready = kNever;
-  std::uint64_t wgmma_waiters = 0;  // threads blocked on a WGMMA group or slot
+  // Threads blocked on a WGMMA group (WGMMA_WAIT) and on an outstanding-WGMMA slot.
+  std::uint64_t group_waiters = 0, slot_waiters = 0;
   for (std::uint32_t s : live_threads_) {
     const Thread& t = threads_[s];
-    if (t.st == St::Ready)
+    if (t.st == St::Ready) {
       min_ready = std::min(min_ready, t.ready_at);
-    else if (t.st == St::Blocked && (t.wait == SpanKind::WaitWgmma || t.wait == SpanKind::WaitWgmmaBuffer))
-      wgmma_waiters |= 1ULL << s;
+    } else if (t.st == St::Blocked && !t.post_wait) {
+      if (t.wait == SpanKind::WaitWgmma) group_waiters |= 1ULL << s;
+      else if (t.wait == SpanKind::WaitWgmmaBuffer && t.slot_wait) slot_waiters |= 1ULL << s;
+    }
   }
   min_ready_ = min_ready;
   // Both are > now unless a bubble ended or a thread is ready: then the fast path above is off.
   idle_next_ = std::min(bubble_end, min_ready);
-  // A deferrable event (a WGMMA visible, a slot freed) changes only its thread's WGMMA groups and
-  // slots and its CTA's outstanding count. Until that thread blocks on one of those (it blocks only
-  // in a tick, which recomputes this) or a CTA drains, nothing reads them but the next tick, whose
-  // step 1 applies them first; a timeline wants every span at its time.
-  lazy_wake_ = obs_ || draining_ ? aeq_.lazy_next() : aeq_.lazy_next_of(wgmma_waiters);
+  // A deferrable event changes only its thread's WGMMA groups (visible: what WGMMA_WAIT reads) or
+  // slots (slot freed: what a thread over tensor.max_outstanding waits for) and its CTA's
+  // outstanding count. Until that thread blocks on that (it blocks only in a tick, which recomputes
+  // this) or a CTA drains, nothing reads them but the next tick, whose step 1 applies them first; a
+  // timeline wants every span at its time.
+  lazy_wake_ = obs_ || draining_ ? aeq_.lazy_next() : aeq_.lazy_next_of(group_waiters, slot_waiters);
   Cycle next = std::min({aeq_.must_next(), lazy_wake_, std::max(idle_next_, now + 1)});
   next = std::min(next, tma_.next_need(now));
   if (tc_.startable() || (!ldg_pending_.empty() && !port_blocked_)) next = std::min(next, now + 1);
