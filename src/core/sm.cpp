@@ -147,11 +147,15 @@ Cycle Sm::tick(Cycle now) {
   // then change nothing but the TMA unit, and step 6 would find the same bubble ends and ready
   // times as the last tick did (idle_next_): only the AEQ's head and the TMA unit's need can have
   // moved. When the TMA unit sent or completed a copy (dirty_), the full tick goes on from step 3.
+  // Deferrable AEQ events (aeq.h) that nothing can observe now may be due: they wait (lazy_wake_).
   const bool tma_only = !dirty_ && min_ready_ > now && idle_next_ > now && draining_ == 0 &&
-                        !aeq_.due(now) && ldg_pending_.empty() && !tc_.startable();
+                        aeq_.must_next() > now && lazy_wake_ > now && ldg_pending_.empty() &&
+                        !tc_.startable();
   if (tma_only) {
     tma_.tick(now);
-    if (!dirty_) return std::min({aeq_.next(), idle_next_, tma_.next_need(now)});
+    if (!dirty_) return std::min({aeq_.must_next(), lazy_wake_, idle_next_, tma_.next_need(now)});
+    // The tick goes on: deferred events first, as step 1 would have applied them.
+    while (aeq_.lazy_due(now)) apply_deferred(aeq_.pop_lazy());
   } else {
     tick_engines(now);
   }
@@ -182,14 +186,27 @@ Cycle Sm::tick(Cycle now) {
   Cycle bubble_end = kNever;
   for (std::uint32_t s : bubble_threads_) bubble_end = std::min(bubble_end, threads_[s].ready_at);
   Cycle min_ready = kNever;
+  // Threads blocked on a WGMMA group (WGMMA_WAIT) and on an outstanding-WGMMA slot.
+  std::uint64_t group_waiters = 0, slot_waiters = 0;
   for (std::uint32_t s : live_threads_) {
     const Thread& t = threads_[s];
-    if (t.st == St::Ready) min_ready = std::min(min_ready, t.ready_at);
+    if (t.st == St::Ready) {
+      min_ready = std::min(min_ready, t.ready_at);
+    } else if (t.st == St::Blocked && !t.post_wait) {
+      if (t.wait == SpanKind::WaitWgmma) group_waiters |= 1ULL << s;
+      else if (t.wait == SpanKind::WaitWgmmaBuffer && t.slot_wait) slot_waiters |= 1ULL << s;
+    }
   }
   min_ready_ = min_ready;
   // Both are > now unless a bubble ended or a thread is ready: then the fast path above is off.
   idle_next_ = std::min(bubble_end, min_ready);
-  Cycle next = std::min(aeq_.next(), std::max(idle_next_, now + 1));
+  // A deferrable event changes only its thread's WGMMA groups (visible: what WGMMA_WAIT reads) or
+  // slots (slot freed: what a thread over tensor.max_outstanding waits for) and its CTA's
+  // outstanding count. Until that thread blocks on that (it blocks only in a tick, which recomputes
+  // this) or a CTA drains, nothing reads them but the next tick, whose step 1 applies them first; a
+  // timeline wants every span at its time.
+  lazy_wake_ = obs_ || draining_ ? aeq_.lazy_next() : aeq_.lazy_next_of(group_waiters, slot_waiters);
+  Cycle next = std::min({aeq_.must_next(), lazy_wake_, std::max(idle_next_, now + 1)});
   next = std::min(next, tma_.next_need(now));
   if (tc_.startable() || (!ldg_pending_.empty() && !port_blocked_)) next = std::min(next, now + 1);
   if (draining_) {
@@ -212,14 +229,8 @@ void Sm::tick_engines(Cycle now) {
         wgmma_left_pipe(now);
         pipe_changed = true;
         break;
-      case AeqKind::WgmmaVisible: wgmma_visible(e.idx, now); break;
-      case AeqKind::WgmmaSlotFree: {
-        Thread& t = threads_[e.idx];
-        --t.wgmma_slots;
-        --ctas_[t.cta_slot].outstanding;
-        dirty_ = true;
-        break;
-      }
+      case AeqKind::WgmmaVisible:
+      case AeqKind::WgmmaSlotFree: apply_deferred(e); break;
       default: break;  // TMA setup done: the wake is all
     }
   }
@@ -250,6 +261,17 @@ void Sm::tick_engines(Cycle now) {
     }
     ldg_pending_.pop_front();
   }
+}
+
+void Sm::apply_deferred(const AeqEvent& e) {
+  if (e.kind == AeqKind::WgmmaVisible) {
+    wgmma_visible(e.idx, e.t);  // its span ends at the event's time, whenever it is applied
+    return;
+  }
+  Thread& t = threads_[e.idx];
+  --t.wgmma_slots;
+  --ctas_[t.cta_slot].outstanding;
+  dirty_ = true;
 }
 
 class Sm::Candidates final : public IssueCandidates {
@@ -549,9 +571,10 @@ void Sm::wgmma_left_pipe(Cycle now) {
     idx = static_cast<std::uint32_t>(retiring_.size());
     retiring_.push_back({j.thread, j.group_serial});
   }
-  aeq_.push(now + static_cast<Cycle>(std::max(0.0, std::round(tail))), AeqKind::WgmmaVisible, idx);
+  aeq_.push(now + static_cast<Cycle>(std::max(0.0, std::round(tail))), AeqKind::WgmmaVisible, idx, j.thread);
   const double release = j.rs ? tp.slot_release_rs : tp.slot_release_ss;
-  aeq_.push(now + static_cast<Cycle>(std::max(0.0, std::round(release))), AeqKind::WgmmaSlotFree, j.thread);
+  aeq_.push(now + static_cast<Cycle>(std::max(0.0, std::round(release))), AeqKind::WgmmaSlotFree, j.thread,
+            j.thread);
 }
 
 void Sm::wgmma_visible(std::uint32_t idx, Cycle now) {

@@ -169,6 +169,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   // WGMMA retirement and the CUDA-core slowdown while the tensor pipe runs.
   void wgmma_left_pipe(Cycle now);
   void wgmma_visible(std::uint32_t idx, Cycle now);
+  void apply_deferred(const AeqEvent& e);  // a WgmmaVisible or WgmmaSlotFree event
   double bubble_rate(const Thread& t, std::size_t running) const;  // work-cycles per cycle now
   void rerate_bubbles(Cycle now);  // the tensor pipe or the set of running bubbles changed
   void set_bubble_end(Thread& t, Cycle end);
@@ -202,6 +203,9 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   // Earliest end of a running bubble or ready_at of a Ready thread, as of the last full tick
   // (lowered by admit()); 0 until the first tick. See tick().
   Cycle idle_next_ = 0;
+  // Earliest deferrable AEQ event (aeq.h) that something can observe at its time, as of the last
+  // full tick (see tick()).
+  Cycle lazy_wake_ = kNever;
   std::uint64_t next_age_ = 0;
   bool dirty_ = false;
   bool port_blocked_ = false;
