@@ -156,11 +156,9 @@ AnalyticFigures Fa3Workload::analytic(const Config& cfg, const std::string& gpu_
 }
 
 nlohmann::ordered_json Fa3Workload::shape_json() const {
-  const spec::AttentionShape& s = shape_;
-  return {{"batch", s.batch},       {"seqlen_q", s.seqlen_q}, {"seqlen_kv", s.seqlen_kv},
-          {"heads_kv", s.heads_kv}, {"group", s.group},       {"head_dim", s.head_dim},
-          {"dtype", spec::dtype_name(s.dtype)}, {"causal", s.causal},
-          {"kernel", fa3_kernel_line(src_.fa3())}};
+  nlohmann::ordered_json j = spec::shape_json(shape_);
+  j["kernel"] = fa3_kernel_line(src_.fa3());
+  return j;
 }
 
 }  // namespace simfa

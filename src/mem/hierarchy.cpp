@@ -338,16 +338,12 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
     c.lines += static_cast<double>(r.lines);
     c.read_bytes += 32.0 * static_cast<double>(r.read_sectors);
     c.write_bytes += 32.0 * static_cast<double>(r.written_sectors);
-    // What the slice did in detail, over the sampled sets only.
+    // What the slice did in detail, over the sampled sets only (every class when k = 1: the
+    // classes add up to the slice's dram_read_sectors, dram_write_sectors and read_misses).
     std::uint64_t rd = 0, wr = 0, misses = 0;
-    if (k == 1) {
-      const SliceCounters& d = slices_[i]->counters();
-      rd = d.dram_read_sectors, wr = d.dram_write_sectors, misses = d.read_misses;
-    } else {
-      const auto& cls = slices_[i]->set_classes();
-      for (std::uint32_t j = 0; j < cls.size(); j += k)
-        rd += cls[j].read_sectors, wr += cls[j].write_sectors, misses += cls[j].read_misses;
-    }
+    const auto& cls = slices_[i]->set_classes();
+    for (std::uint32_t j = 0; j < cls.size(); j += k)
+      rd += cls[j].read_sectors, wr += cls[j].write_sectors, misses += cls[j].read_misses;
     c.run_read_bytes += 32.0 * static_cast<double>(rd + r.read_sectors);
     c.run_write_bytes += 32.0 * static_cast<double>(wr + r.written_sectors);
     c.run_read_misses += static_cast<double>(misses + r.read_misses);

@@ -75,7 +75,7 @@ class L2Slice final : public Component {
   void replay_shadow(std::uint64_t line, std::uint8_t sectors, bool count);
   const Replayed& replayed() const { return replayed_; }
   // Span replay's set sampling: a replay slice also counts its detailed DRAM traffic and read
-  // misses per class of sets (set index mod kSetClasses), so that a long run's replay may count
+  // misses per class of sets (set_class_of), so that a long run's replay may count
   // only the sets of every k-th class (k divides kSetClasses) and still scale what the replay
   // slices did in detail over the same sets.
   static constexpr std::uint32_t kSetClasses = 64;

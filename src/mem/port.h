@@ -101,8 +101,8 @@ class MemorySystem {
   virtual bool replay_counts_line(Addr /*line*/) const { return false; }
   // Set sampling inside the replay slices, before the first replay: from now on only lines whose
   // set's class (a hash of the set index, 0..63) is a multiple of `k` (a power of two up to 64)
-  // are counted; the lines of the other
-  // sets are warmed as in the other slices, and replay_counts() scales by the sets too.
+  // are counted; the lines of the other sets are warmed as in the other slices, and
+  // replay_counts() scales by the sets too.
   virtual void set_replay_set_stride(std::uint32_t /*k*/) {}
   // Sets in the replay slices (0 without span replay).
   virtual double replay_sets() const { return 0; }

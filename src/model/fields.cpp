@@ -68,15 +68,7 @@ const ResultField* find_result_field(std::string_view name) {
 }
 
 nlohmann::ordered_json point_json(const spec::AttentionShape& s, const ModelOptions& opt, const Result& r) {
-  nlohmann::ordered_json j;
-  j["batch"] = s.batch;
-  j["seqlen_q"] = s.seqlen_q;
-  j["seqlen_kv"] = s.seqlen_kv;
-  j["heads_kv"] = s.heads_kv;
-  j["group"] = s.group;
-  j["head_dim"] = s.head_dim;
-  j["dtype"] = spec::dtype_name(s.dtype);
-  j["causal"] = s.causal;
+  nlohmann::ordered_json j = spec::shape_json(s);
   j["kernel"] = model::kernel_name(opt.kernel);
   for (const auto& fd : model::result_fields()) {
     if (fd.text) {

@@ -227,4 +227,10 @@ Fa3TileConfig cutile_tiles() {
   return t;
 }
 
+nlohmann::ordered_json shape_json(const AttentionShape& s) {
+  return {{"batch", s.batch},       {"seqlen_q", s.seqlen_q}, {"seqlen_kv", s.seqlen_kv},
+          {"heads_kv", s.heads_kv}, {"group", s.group},       {"head_dim", s.head_dim},
+          {"dtype", dtype_name(s.dtype)}, {"causal", s.causal}};
+}
+
 }  // namespace simfa::spec

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/variants.h"
 
 namespace simfa::spec {
@@ -41,6 +43,10 @@ struct AttentionShape {
   // got 0") when a field is out of range or the shape is too large for exact 64-bit counting.
   void validate() const;
 };
+
+// The shape's fields as JSON, in declaration order (batch ... causal): the "workload" of a run's
+// document and the shape columns of an analytic point.
+nlohmann::ordered_json shape_json(const AttentionShape& s);
 
 // The CLI flag that sets `field` ("seqlen_q" -> "--seqlen-q").
 std::string flag_of(std::string_view field);
