@@ -140,27 +140,38 @@ class MemReplay final : public trace::CopyReplay {
   void replay(const trace::Instr& in, std::uint32_t cta, bool warm) override {
     using trace::Op;
     if (in.op != Op::TMA_TENSOR && in.op != Op::TMA_BULK && in.op != Op::TMA_STORE) return;
-    const bool write = in.op == Op::TMA_STORE;
     const int sm = gpu_.cta_sm(cta);
-    if (!warm) {
-      // Only lines homed in a replay slice matter; a K/V copy recurs for every CTA of its head, so
-      // its filtered lines are kept (a bounded cache, cleared when full).
-      const Key key{in.gmem, in.map, static_cast<std::uint8_t>(in.op), in.op == Op::TMA_BULK ? in.bytes() : 0u};
-      auto it = cache_.find(key);
-      if (it == cache_.end()) {
-        if (cached_lines_ > kMaxCachedLines) cache_.clear(), cached_lines_ = 0;
-        expand(in);
-        std::vector<core::LineReq> kept;
-        for (const core::LineReq& l : lines_)
-          if (mem_.replay_counts_line(l.line)) kept.push_back(l);
-        cached_lines_ += kept.size() + 1;
-        it = cache_.emplace(key, std::move(kept)).first;
-      }
-      for (const core::LineReq& l : it->second) mem_.replay(l.line, l.sectors, write, false, sm);
-      return;
-    }
     expand(in);
-    for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, write, true, sm);
+    for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, in.op == Op::TMA_STORE, warm, sm);
+  }
+  std::uint32_t prepare(const trace::Instr& in) override {
+    using trace::Op;
+    const Key key{in.gmem, in.map, static_cast<std::uint8_t>(in.op), in.op == Op::TMA_BULK ? in.bytes() : 0u};
+    const auto [it, fresh] = ids_.try_emplace(key, static_cast<std::uint32_t>(prepared_.size()));
+    if (fresh) {
+      Prepared p{static_cast<std::uint32_t>(kept_.size()), 0, in.op == Op::TMA_STORE};
+      if (in.op == Op::TMA_TENSOR || in.op == Op::TMA_BULK || in.op == Op::TMA_STORE) {
+        expand(in);
+        // Only lines homed in a replay slice (and a counted set) are counted.
+        for (const core::LineReq& l : lines_)
+          if (mem_.replay_counts_line(l.line)) kept_.push_back(l);
+      }
+      p.end = static_cast<std::uint32_t>(kept_.size());
+      prepared_.push_back(p);
+    }
+    return it->second;
+  }
+  void replay_prepared(std::uint32_t id, std::uint32_t cta) override {
+    const Prepared& p = prepared_[id];
+    const int sm = gpu_.cta_sm(cta);
+    for (std::uint32_t i = p.begin; i < p.end; ++i) mem_.replay(kept_[i].line, kept_[i].sectors, p.write, false, sm);
+  }
+  std::size_t prepared_lines() const override { return kept_.size() + prepared_.size(); }
+  void quiet_until(Cycle t) override { mem_.quiet_until(t); }
+  void forget() override {
+    ids_.clear();
+    prepared_.clear();
+    kept_.clear();
   }
   void set_set_stride(std::uint32_t k) override { mem_.set_replay_set_stride(k); }
   double replay_sets() const override { return mem_.replay_sets(); }
@@ -187,15 +198,19 @@ class MemReplay final : public trace::CopyReplay {
       return std::hash<std::uint64_t>()(k.gmem * 0x9E3779B97F4A7C15ULL ^ (std::uint64_t{k.map} << 8 | k.op) ^ (k.bytes << 20));
     }
   };
-  static constexpr std::size_t kMaxCachedLines = std::size_t{1} << 22;  // about 64 MiB of host memory
+  struct Prepared {
+    std::uint32_t begin, end;  // its counted lines in kept_
+    bool write;
+  };
 
   const trace::KernelInfo& k_;
   const core::Gpu& gpu_;
   mem::MemorySystem& mem_;
   std::uint32_t line_bytes_;
   std::vector<core::LineReq> lines_;
-  std::unordered_map<Key, std::vector<core::LineReq>, KeyHash> cache_;
-  std::size_t cached_lines_ = 0;
+  std::unordered_map<Key, std::uint32_t, KeyHash> ids_;  // prepared copies
+  std::vector<Prepared> prepared_;
+  std::vector<core::LineReq> kept_;
 };
 
 }  // namespace

@@ -282,8 +282,11 @@ void Hierarchy::enable_replay(std::uint32_t stride) {
     smallest = std::min(smallest, n);
   }
   replay_stride_ = std::max<std::uint32_t>(1, std::min(stride, smallest));
-  for (std::uint32_t s = 0; s < num_slices(); ++s)
+  replay_slice_.assign(num_slices(), 0);
+  for (std::uint32_t s = 0; s < num_slices(); ++s) {
+    replay_slice_[s] = xbar_.slice_offset(s) % replay_stride_ == 0;
     if (replays(s)) slices_[s]->count_set_classes();
+  }
 }
 
 void Hierarchy::set_replay_set_stride(std::uint32_t k) {

@@ -46,6 +46,7 @@ class Hierarchy final : public MemorySystem,
   void warm(Addr line, std::uint8_t sectors, bool write) override;
   void discount_warm_writebacks() override;
   void enable_replay(std::uint32_t stride) override;
+  void quiet_until(Cycle t) override { dram_->quiet_until(t); }
   void replay(Addr line, std::uint8_t sectors, bool write, bool warm, int sm) override;
   ReplayCounts replay_counts() const override;
   bool replay_counts_line(Addr line) const override {
@@ -120,14 +121,14 @@ class Hierarchy final : public MemorySystem,
   std::uint64_t refusals_credit_ = 0, refusals_port_ = 0;
   std::uint64_t lrc_reads_ = 0, writebacks_done_ = 0;
   std::uint32_t replay_stride_ = 0;  // 0: no span replay; else every stride-th slice replays
-  bool replays(std::uint32_t slice) const {
-    return replay_stride_ && xbar_.slice_offset(slice) % replay_stride_ == 0;
-  }
+  std::vector<std::uint8_t> replay_slice_;  // per slice: a replay slice (enable_replay)
+  bool replays(std::uint32_t slice) const { return replay_stride_ && replay_slice_[slice]; }
   // Set sampling inside the replay slices: only sets whose class (L2Slice::set_class_of) is a
-  // multiple of this count.
+  // multiple of this count (a power of two).
   std::uint32_t replay_set_stride_ = 1;
   bool sampled_set(std::uint64_t idx) const {
-    return replay_set_stride_ == 1 || L2Slice::set_class_of(slices_[0]->tags().set_index(idx)) % replay_set_stride_ == 0;
+    return replay_set_stride_ == 1 ||
+           (L2Slice::set_class_of(slices_[0]->tags().set_index(idx)) & (replay_set_stride_ - 1)) == 0;
   }
 };
 

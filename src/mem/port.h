@@ -89,6 +89,8 @@ class MemorySystem {
     double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;  // whole run, scaled
   };
   virtual void enable_replay(std::uint32_t /*stride*/) {}
+  // Every SM sleeps through a fast-forward span until core cycle `t` (Dram::quiet_until).
+  virtual void quiet_until(Cycle /*t*/) {}
   // `warm` false: the line runs through its home slice if that is a replay slice (counted);
   // true: it warms its home slice if that is not one (warm(); a span's last L2-capacity of
   // distinct copies is replayed so, after the span's copies have all been counted).

@@ -43,6 +43,16 @@ class CopyReplay {
   // `warm` false: its lines run through the replay slices and are counted; true: the other
   // slices take them as functional warming.
   virtual void replay(const Instr& copy, std::uint32_t cta, bool warm) = 0;
+  // A copy that recurs (the span replay's K/V copies come once per CTA of their head and per
+  // tile): prepare() expands it once and keeps the lines the replay slices count; replay_prepared()
+  // then does what replay(copy, cta, false) would, without expanding or looking it up again. Ids
+  // stay valid until forget(); prepared_lines() is what they hold (the caller bounds it).
+  virtual std::uint32_t prepare(const Instr& copy) = 0;
+  virtual void replay_prepared(std::uint32_t id, std::uint32_t cta) = 0;
+  virtual std::size_t prepared_lines() const = 0;
+  virtual void forget() = 0;
+  // Every CTA sleeps through the span until cycle `t`: no memory request comes before it.
+  virtual void quiet_until(Cycle t) = 0;
   // Bytes a copy moves (to find where a span's last L2-capacity of copies begins).
   virtual std::uint64_t bytes(const Instr& copy) const = 0;
   // What the replay slices saw (all zero when the memory model has no cache state): lines

@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <list>
+#include <limits>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -144,8 +145,10 @@ bool Fa3Sampler::steady() {
 
 void Fa3Sampler::maybe_start_span(Cycle now) {
   if (phase_ != Phase::Detail || static_cast<int>(windows_.size()) < p_.min_windows) return;
-  if (span_id_ < 0 && !steady()) return;
-  if (span_id_ < 0) {
+  if (first_ && !steady()) return;
+  limited_ = false;
+  double span = 0;
+  if (first_) {
     // Tile starts must have been seen (so the fit knows their cost) unless no CTA has another one.
     double tiles = 0;
     for (const Window& w : windows_) tiles += w.tiles;
@@ -154,18 +157,39 @@ void Fa3Sampler::maybe_start_span(Cycle now) {
       const Cluster& cl = clusters_[c / cluster_];
       more_tiles = cl.frontier.first + 1 < static_cast<std::int64_t>(n_[c].size());
     }
-    if (more_tiles && tiles < running_) return;
+    if (more_tiles && tiles < running_) {
+      if (limited_done_) return;
+      // Long tiles (Llama-3 405B at 64K tokens: 372 blocks) reach a steady state long before their
+      // first tile ends. A limited span skips inside every cluster's current tile (the same time
+      // for all, as any span), ending limit_guard() blocks before the earliest tile end; the tile
+      // ends and starts then run in detail and the first regular span follows (one limited span
+      // at most: it is the first tile's long steady state that it skips).
+      std::int64_t room = std::numeric_limits<std::int64_t>::max();
+      for (std::uint32_t c = 0; c < ctas_; c += cluster_) {
+        if (left_[c] <= 0) continue;
+        const Cluster& cl = clusters_[c / cluster_];
+        const std::int64_t tile = std::max<std::int64_t>(cl.frontier.first, 0);
+        if (tile >= static_cast<std::int64_t>(n_[c].size())) return;
+        room = std::min(room, n_[c][tile] - cl.frontier.second - limit_guard());
+      }
+      if (room < limit_min() || time_.a <= 0) return;
+      span = time_.a * static_cast<double>(room);
+      limited_ = limited_done_ = true;
+    }
   }
-  double sum = 0;
-  int n = 0;
-  for (std::uint32_t c = 0; c < ctas_; c += cluster_)
-    if (left_[c] > 0) sum += predicted_left(c), ++n;
-  const double span = n ? sum / n / (checks_left_ + 1) : 0;
-  if (span < p_.min_skip_blocks * time_.a || time_.a <= 0) {
-    phase_ = Phase::Done;
-    if (span_id_ < 0)
-      why_detail_ = fmt::format("too little work left after the steady state was found ({:.0f} cycles per CTA)", span);
-    return;
+  if (!limited_) {
+    double sum = 0;
+    int n = 0;
+    for (std::uint32_t c = 0; c < ctas_; c += cluster_)
+      if (left_[c] > 0) sum += predicted_left(c), ++n;
+    span = n ? sum / n / (checks_left_ + 1) : 0;
+    if (span < p_.min_skip_blocks * time_.a || time_.a <= 0) {
+      phase_ = Phase::Done;
+      if (first_)
+        why_detail_ = fmt::format("too little work left after the steady state was found ({:.0f} cycles per CTA)", span);
+      return;
+    }
+    first_ = false;
   }
   ++span_id_;
   span_cuts_.clear();
@@ -215,8 +239,13 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
   const Cycle t = now();
   if (phase_ == Phase::Span && t >= span_end_) {
     replay_span();  // clusters that asked after the span's end were not cut
-    // The span is over: check windows next, or the detailed tail after the last span.
-    if (checks_left_ > 0) {
+    // The span is over: check windows next, or the detailed tail after the last span. After a
+    // limited span the sampler waits for tile starts again, as before it.
+    if (limited_) {
+      phase_ = Phase::Detail;
+      recent_from_ = windows_.size();
+      discard_ = 1;  // the pipelines refill after the sleep
+    } else if (checks_left_ > 0) {
       --checks_left_;
       phase_ = Phase::Check;
       check_seen_ = 0;
@@ -259,7 +288,9 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   // CTAs keep their offsets in time (and so their positions relative to one another), which is
   // what the L2 sharing between CTAs of one head depends on.
   const double target = static_cast<double>(span_end_ - span_start_);
-  const std::int64_t max_skip = suf[tile] - pos - p_.tail_blocks;
+  std::int64_t max_skip = suf[tile] - pos - p_.tail_blocks;
+  if (limited_ && tile < static_cast<std::int64_t>(n.size()))
+    max_skip = std::min<std::int64_t>(max_skip, n[tile] - pos - limit_guard());
   if (max_skip < p_.min_skip_blocks || target < p_.min_skip_blocks * time_.a) return x;
   // Greedy walk: blocks (and the tile starts among them) while their predicted time fits the span.
   double acc = 0;
@@ -314,7 +345,7 @@ Cut Fa3Sampler::at(std::uint32_t cta, std::int64_t tile, std::int64_t pos) {
   if (x.cut) {
     c.cuts.emplace(key, x);
     c.frontier = {x.tile, x.pos};
-    span_cuts_.push_back({leader, tile, pos, x.tile, x.pos});
+    span_cuts_.push_back({leader, tile, pos, x.tile, x.pos, t + x.sleep});
   }
   // Every cluster is asleep now (the first cut sleeps a whole span): the skipped work's traffic
   // goes through the replay slices before any of it wakes.
@@ -346,85 +377,172 @@ void Fa3Sampler::finish(Cycle end, Stats& stats) {
 // then take the last L2-capacity of distinct copies as warming, each at its last use (an LRU
 // cache's final state depends only on the order of last uses; a K/V tile that recurs across CTAs
 // and tiles counts once), so that all slices leave the span holding what the real kernel would
-// have left. Nothing of the span is stored but that window.
+// have left: a second walk, back from the span's end, finds them. Nothing of the span is stored
+// but that window.
 void Fa3Sampler::replay_span() {
   if (!replay_ || span_cuts_.empty()) {
     span_cuts_.clear();
     return;
   }
   if (!replayed_) choose_set_stride();
-  const Fa3Kernel& k = plan_.k;
-  const Fa3Emitter& e = plan_.em;
-  std::vector<std::pair<std::int64_t, std::int64_t>> at;
-  for (const SpanCut& c : span_cuts_) at.emplace_back(c.tile, c.pos);
-  struct Recent {
-    trace::Instr copy;
-    std::uint32_t cta;
-    double bytes;
-  };
-  std::list<Recent> recent;  // distinct copies, oldest last use first
-  std::unordered_map<std::uint64_t, std::list<Recent>::iterator> where;
-  double recent_bytes = 0;
-  auto key_of = [](const trace::Instr& in) {  // the same copy: same tensor map (or none), origin and kind
-    return in.gmem * 0x9E3779B97F4A7C15ULL ^ (std::uint64_t{in.map} << 1) ^ static_cast<std::uint64_t>(in.op);
-  };
-  auto use = [&](const trace::Instr& in, std::uint32_t cta) {
-    const double b = static_cast<double>(replay_->bytes(in));
-    if (b <= 0) return;
-    replay_->replay(in, cta, false);
-    const std::uint64_t key = key_of(in);
-    if (auto it = where.find(key); it != where.end()) {
-      recent.splice(recent.end(), recent, it->second);
-      return;
-    }
-    recent.push_back({in, cta, b});
-    where[key] = std::prev(recent.end());
-    recent_bytes += b;
-    while (recent.size() > 1 && recent_bytes - recent.front().bytes >= p_.l2_bytes) {
-      const trace::Instr& old = recent.front().copy;
-      recent_bytes -= recent.front().bytes;
-      where.erase(key_of(old));
-      recent.pop_front();
-    }
-  };
-  std::vector<trace::Instr> tmp;
-  Tile t;
-  for (bool more = true; more;) {
-    more = false;
-    for (std::size_t i = 0; i < span_cuts_.size(); ++i) {
+  // Every cluster with work left sleeps through the span: the memory system sees no new request
+  // before the first of them wakes.
+  if (span_cuts_.size() >= span_active_) {
+    Cycle wake = kNever;
+    for (const SpanCut& c : span_cuts_) wake = std::min(wake, c.wake);
+    replay_->quiet_until(wake);
+  }
+  // Each cut cluster's skipped blocks, as indices into its CTAs' block sequence.
+  const std::size_t nc = span_cuts_.size();
+  std::vector<std::int64_t> first(nc), len(nc);
+  std::int64_t most = 0;
+  for (std::size_t i = 0; i < nc; ++i) {
+    const SpanCut& c = span_cuts_[i];
+    first[i] = block_index(c.leader, c.tile, c.pos);
+    len[i] = block_index(c.leader, c.end_tile, c.end_pos) - first[i];
+    most = std::max(most, len[i]);
+  }
+  // Counting: every copy, in the kernel's order, through the replay slices.
+  std::vector<std::pair<std::int64_t, std::int64_t>> at(nc);
+  for (std::size_t i = 0; i < nc; ++i) at[i] = block_at(span_cuts_[i].leader, first[i]);
+  std::vector<trace::Instr> q, o;
+  const KvCopies* kv = nullptr;
+  for (std::int64_t j = 0; j < most; ++j)
+    for (std::size_t i = 0; i < nc; ++i) {
+      if (j >= len[i]) continue;
       const SpanCut& c = span_cuts_[i];
       auto& [ti, tp] = at[i];
       const auto& n = n_[c.leader];
-      while (ti < static_cast<std::int64_t>(n.size()) && tp >= n[ti]) ++ti, tp = 0;
-      if (std::make_pair(ti, tp) >= std::make_pair(c.end_tile, c.end_pos)) continue;
-      more = true;
+      while (tp >= n[ti]) ++ti, tp = 0;
       for (std::uint32_t cta = c.leader; cta < c.leader + cluster_ && cta < ctas_; ++cta) {
-        if (!plan_.sched.tile(cta, ti, t)) continue;
-        const BlockRange r = block_range(k, t.m_block);
-        if (tp >= r.count()) continue;
-        const auto rank = cta % static_cast<std::uint32_t>(k.cluster);
-        tmp.clear();
-        if (tp == 0 && ti != c.end_tile) e.load_q(tmp, t);
-        e.load_k(tmp, 0, t, r.n_max - 1 - tp, rank);
-        e.load_v(tmp, 0, t, r.n_max - 1 - tp, rank);
-        // A cut inside a tile leaves that tile's epilogue to run in detail (the mainloop ends at the
-        // cut); a cut before its prologue skips the whole tile.
-        const bool epilogue_skipped = ti != c.end_tile && !(ti == c.tile && c.pos > 0);
-        if (tp == r.count() - 1 && epilogue_skipped) {
-          for (int wg = 0; wg < k.consumer_wgs; ++wg) {
-            if (k.o_from_registers) e.store_o_from_registers(tmp, t, wg);
-            else if (k.paper_recipe) e.store_o(tmp, t, 64 * wg);
-            else if (wg == k.consumer_wgs - 1) e.store_o(tmp, t, 0);
-          }
-        }
-        for (const trace::Instr& in : tmp) use(in, cta);
+        if (!block_copies(c, ti, tp, cta, q, kv, o)) continue;
+        for (const trace::Instr& in : q) replay_->replay(in, cta, false);
+        for (std::uint32_t x = kv->begin; x < kv->end; ++x) replay_->replay_prepared(kv_ids_[x], cta);
+        for (const trace::Instr& in : o) replay_->replay(in, cta, false);
       }
       ++tp;
     }
-  }
-  for (const Recent& x : recent) replay_->replay(x.copy, x.cta, true);
+  // Warming: the span's last L2-capacity of distinct copies (a K/V tile that recurs across CTAs
+  // and tiles counts once, at its last use), found walking back from the span's end, then warmed
+  // oldest first. The copy that crosses the capacity is included.
+  auto key_of = [](const trace::Instr& in) {  // the same copy: same tensor map (or none), origin and kind
+    return in.gmem * 0x9E3779B97F4A7C15ULL ^ (std::uint64_t{in.map} << 1) ^ static_cast<std::uint64_t>(in.op);
+  };
+  std::vector<std::pair<trace::Instr, std::uint32_t>> warm;  // newest first
+  std::unordered_set<std::uint64_t> seen;
+  double bytes = 0;
+  bool full = false;
+  auto take = [&](const trace::Instr& in, std::uint32_t cta) {
+    const double b = static_cast<double>(replay_->bytes(in));
+    if (b <= 0 || !seen.insert(key_of(in)).second) return;
+    warm.emplace_back(in, cta);
+    bytes += b;
+    full = bytes >= p_.l2_bytes;
+  };
+  for (std::size_t i = 0; i < nc; ++i)
+    if (len[i] > 0) at[i] = block_at(span_cuts_[i].leader, first[i] + len[i] - 1);
+  for (std::int64_t j = most - 1; j >= 0 && !full; --j)
+    for (std::size_t i = nc; i-- > 0 && !full;) {
+      if (j >= len[i]) continue;
+      const SpanCut& c = span_cuts_[i];
+      auto& [ti, tp] = at[i];
+      for (std::uint32_t cta = std::min(c.leader + cluster_, ctas_); cta-- > c.leader && !full;) {
+        if (!block_copies(c, ti, tp, cta, q, kv, o)) continue;
+        for (auto it = o.rbegin(); it != o.rend() && !full; ++it) take(*it, cta);
+        for (std::uint32_t x = kv->end; x-- > kv->begin && !full;) take(kv_instrs_[x], cta);
+        for (auto it = q.rbegin(); it != q.rend() && !full; ++it) take(*it, cta);
+      }
+      if (j > 0) {
+        const auto& n = n_[c.leader];
+        while (--tp < 0) tp = n[--ti];
+      }
+    }
+  for (auto it = warm.rbegin(); it != warm.rend(); ++it) replay_->replay(it->first, it->second, true);
   span_cuts_.clear();
   replayed_ = true;
+}
+
+// Index of block `pos` of tile `tile` in the CTA's sequence of KV blocks (tile == its tile count:
+// the end).
+std::int64_t Fa3Sampler::block_index(std::uint32_t leader, std::int64_t tile, std::int64_t pos) const {
+  const auto& suf = suffix_[leader];
+  return suf[0] - suf[static_cast<std::size_t>(tile)] + pos;
+}
+
+// The (tile, pos) of block index g (< the CTA's blocks): the last tile that starts at or before g.
+std::pair<std::int64_t, std::int64_t> Fa3Sampler::block_at(std::uint32_t leader, std::int64_t g) const {
+  const auto& suf = suffix_[leader];
+  std::size_t lo = 0, hi = n_[leader].size();  // start(lo) <= g < start(hi)
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    (suf[0] - suf[mid] <= g ? lo : hi) = mid;
+  }
+  return {static_cast<std::int64_t>(lo), g - (suf[0] - suf[lo])};
+}
+
+// The copies of CTA `cta`'s block (ti, tp) in span cut `c`, in the kernel's order: the Q load of a
+// tile whose prologue was skipped (the resumed tile runs its own), the CTA's K and V loads
+// (multicast: its share; prepared, kv_copies), the O stores of a tile whose epilogue was skipped.
+// False when the CTA has no such block (a cluster member with a shorter tile).
+bool Fa3Sampler::block_copies(const SpanCut& c, std::int64_t ti, std::int64_t tp, std::uint32_t cta,
+                              std::vector<trace::Instr>& q, const KvCopies*& kv, std::vector<trace::Instr>& o) {
+  const Fa3Kernel& k = plan_.k;
+  const Fa3Emitter& e = plan_.em;
+  Tile t;
+  if (!plan_.sched.tile(cta, ti, t)) return false;
+  const BlockRange r = block_range(k, t.m_block);
+  if (tp >= r.count()) return false;
+  q.clear();
+  o.clear();
+  if (tp == 0 && ti != c.end_tile) e.load_q(q, t);
+  kv = &kv_copies(cta, ti, t, r.n_max - 1 - tp, cta % static_cast<std::uint32_t>(k.cluster));
+  // A cut inside a tile leaves that tile's epilogue to run in detail (the mainloop ends at the
+  // cut); a cut before its prologue skips the whole tile.
+  const bool epilogue_skipped = ti != c.end_tile && !(ti == c.tile && c.pos > 0);
+  if (tp == r.count() - 1 && epilogue_skipped)
+    for (int wg = 0; wg < k.consumer_wgs; ++wg) {
+      if (k.o_from_registers) e.store_o_from_registers(o, t, wg);
+      else if (k.paper_recipe) e.store_o(o, t, 64 * wg);
+      else if (wg == k.consumer_wgs - 1) e.store_o(o, t, 0);
+    }
+  return true;
+}
+
+// The K and V copies of KV block `n` for cluster rank `rank` of tile `t`'s head: they depend only on
+// the batch, the head, n and the rank (Fa3Emitter::load_kv, stage 0), and recur for every tile of
+// that head, so they are emitted and prepared (CopyReplay::prepare) once, and CTA `cta` finds its
+// tile `ti`'s head again without a lookup. Bounded: past kMaxPreparedLines the prepared copies are
+// dropped and prepared again as they come.
+const Fa3Sampler::KvCopies& Fa3Sampler::kv_copies(std::uint32_t cta, std::int64_t ti, const Tile& t, std::int64_t n,
+                                                   std::uint32_t rank) {
+  if (kv_cursor_.size() != ctas_) kv_cursor_.assign(ctas_, KvCursor{});
+  KvCursor& cur = kv_cursor_[cta];
+  if (cur.ti != ti || cur.gen != kv_gen_) {
+    if (replay_->prepared_lines() > kMaxPreparedLines) {
+      replay_->forget();
+      kv_.clear();
+      kv_instrs_.clear();
+      kv_ids_.clear();
+      ++kv_gen_;
+    }
+    cur = {ti, kv_gen_, &kv_[HeadKey{t.batch, t.head, rank}]};
+  }
+  std::vector<KvCopies>& v = *cur.v;
+  const auto i = static_cast<std::size_t>(n);
+  if (i >= v.size()) v.resize(i + 1);
+  KvCopies& c = v[i];
+  if (c.end != KvCopies::kUnset) return c;
+  c.begin = static_cast<std::uint32_t>(kv_instrs_.size());
+  std::vector<trace::Instr> tmp;
+  plan_.em.load_k(tmp, 0, t, n, rank);
+  plan_.em.load_v(tmp, 0, t, n, rank);
+  for (const trace::Instr& in : tmp) {
+    if (replay_->bytes(in) == 0) continue;
+    kv_instrs_.push_back(in);
+    kv_ids_.push_back(replay_->prepare(in));
+  }
+  c.end = static_cast<std::uint32_t>(kv_instrs_.size());
+  return c;
 }
 
 // The replay's cost is one tag lookup (or a few, for a far read) per counted line: Llama-3 405B at

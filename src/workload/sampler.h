@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,7 @@ class Stats;
 namespace simfa::workload {
 
 struct Fa3Plan;
+struct Tile;
 
 struct SampleParams {
   bool on = false;
@@ -96,6 +98,29 @@ class Fa3Sampler {
   Cut make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t pos, Cycle now);
   // Span replay: every cut cluster's skipped copies, block by block across the clusters.
   void replay_span();
+  // The K and V copies of one block, prepared for the replay (kv_copies): [begin, end) of kv_*.
+  struct KvCopies {
+    static constexpr std::uint32_t kUnset = ~std::uint32_t{0};
+    std::uint32_t begin = 0, end = kUnset;
+  };
+  struct HeadKey {  // the copies of every KV block of one head, batch and cluster rank
+    std::int64_t batch, head;
+    std::uint32_t rank;
+    bool operator==(const HeadKey&) const = default;
+  };
+  struct HeadKeyHash {
+    std::size_t operator()(const HeadKey& k) const {
+      std::uint64_t h = static_cast<std::uint64_t>(k.batch) * 0x9E3779B97F4A7C15ULL;
+      h = (h ^ static_cast<std::uint64_t>(k.head)) * 0xBF58476D1CE4E5B9ULL;
+      return static_cast<std::size_t>(h ^ (h >> 31) ^ k.rank);
+    }
+  };
+  const KvCopies& kv_copies(std::uint32_t cta, std::int64_t ti, const Tile& t, std::int64_t n, std::uint32_t rank);
+  struct SpanCut;
+  std::int64_t block_index(std::uint32_t leader, std::int64_t tile, std::int64_t pos) const;
+  std::pair<std::int64_t, std::int64_t> block_at(std::uint32_t leader, std::int64_t g) const;
+  bool block_copies(const SpanCut& c, std::int64_t ti, std::int64_t tp, std::uint32_t cta,
+                    std::vector<trace::Instr>& q, const KvCopies*& kv, std::vector<trace::Instr>& o);
   // Before the first replay: the set stride that keeps the run's counted lines within budget.
   void choose_set_stride();
   // The DRAM and L2-miss counters of the skipped work from the replay instead of the fit.
@@ -110,11 +135,24 @@ class Fa3Sampler {
   struct SpanCut {
     std::uint32_t leader = 0;
     std::int64_t tile = 0, pos = 0, end_tile = 0, end_pos = 0;
+    Cycle wake = 0;  // when its sleep ends
   };
   std::vector<SpanCut> span_cuts_;
   std::uint32_t span_asked_ = 0, span_active_ = 0;  // clusters that asked / had work at span start
   bool replayed_ = false;                           // some span was replayed
   std::uint32_t set_stride_ = 1;                    // span replay's set sampling (1: every set)
+  // Prepared K/V copies (kv_copies), kept across spans; about 64 MiB of host memory at most.
+  static constexpr std::size_t kMaxPreparedLines = std::size_t{1} << 22;
+  std::unordered_map<HeadKey, std::vector<KvCopies>, HeadKeyHash> kv_;  // by KV block
+  struct KvCursor {  // per CTA: its latest tile's entry of kv_
+    std::int64_t ti = -1;
+    std::uint64_t gen = 0;
+    std::vector<KvCopies>* v = nullptr;
+  };
+  std::vector<KvCursor> kv_cursor_;
+  std::uint64_t kv_gen_ = 1;  // kv_ was cleared this many times, plus one
+  std::vector<trace::Instr> kv_instrs_;
+  std::vector<std::uint32_t> kv_ids_;
   std::uint32_t ctas_ = 0, cluster_ = 1;
   std::uint64_t warm_tiles_ = 1;
   // Per CTA: blocks of each of its tiles and the suffix sums (blocks from tile i on).
@@ -137,6 +175,14 @@ class Fa3Sampler {
 
   // Spans.
   enum class Phase { Detail, Span, Check, Done } phase_ = Phase::Detail;
+  bool first_ = true;     // the first regular span is still to come
+  bool limited_ = false;  // the current span stays inside every cluster's current tile
+  bool limited_done_ = false;  // a limited span was taken
+  // Blocks a limited span leaves before the earliest tile end: the pipelines refill, then a window.
+  std::int64_t limit_guard() const { return 2 * static_cast<std::int64_t>(p_.window_blocks); }
+  // A limited span is taken when it skips at least this many blocks per CTA (it costs a replay
+  // and a refill of the pipelines, as a span does, for far fewer blocks than a regular one).
+  std::int64_t limit_min() const { return 4 * static_cast<std::int64_t>(p_.min_skip_blocks); }
   int span_id_ = -1;
   Cycle span_start_ = 0, span_end_ = 0;
   Cycle awake_from_ = 0;  // every CTA cut so far is awake again

@@ -103,6 +103,19 @@ std::vector<std::string> small_grid(std::vector<std::string> sets) {
   return sets;
 }
 
+// Tiles much longer than the windows that find the steady state (here 64 blocks, Llama-3 405B at
+// 64K tokens 372): one limited span skips inside every CTA's first tile before the tile starts
+// have been seen, then the regular spans and checks follow, and the run still agrees with full
+// detail (SampledAgainstFull.D64_original checks the same kernel's accuracy).
+TEST(Sampling, LongTilesTakeALimitedFirstSpan) {
+  const Config on = make_config("h100", small_grid({"sample.mode=on", "fa3.version=original"}));
+  Fa3Source a(shape(8192, 8192, 4, 1, 64), on, 132);
+  const RunResult r = run_trace(a, on);
+  ASSERT_TRUE(r.sampling.sampled) << r.sampling.note;
+  EXPECT_EQ(r.sampling.spans, 4);  // the limited one, then sample.checks (2) + 1
+  EXPECT_EQ(r.sampling.check_errors.size(), 2u);
+}
+
 // Set sampling inside the replay slices (sample.replay_lines): with a budget too small for every
 // set, the replay slices count only every k-th set class, replay about 1/k of the lines, and
 // estimate the same DRAM traffic as when every set counts.

@@ -48,6 +48,8 @@ class Channel final : public Component, public EventTarget {
 
   std::uint64_t in_flight() const { return in_flight_; }
   ChannelCounters& counters() { return n_; }
+  // Sampled simulation (Dram::quiet_until): no request arrives before core cycle `t`.
+  void quiet_until(Cycle t) { quiet_ = clk_.last_edge(t); }
   // Appends every issued command to `log` (tests, debugging); nullptr stops logging.
   void set_command_log(std::vector<CmdRecord>* log) { log_ = log; }
 
@@ -89,6 +91,7 @@ class Channel final : public Component, public EventTarget {
   DCycle next_ = kNeverD;       // earliest edge that needs processing
   DCycle processed_ = kNeverD;  // last edge processed (kNeverD: none yet)
   std::uint64_t in_flight_ = 0;
+  DCycle quiet_ = 0;  // quiet_until: no request before this edge
   ChannelCounters n_;
   std::vector<CmdRecord>* log_ = nullptr;
 };

@@ -72,6 +72,10 @@ class Dram {
   virtual std::uint32_t num_channels() const = 0;
   // Sampled simulation: removes the writes flagged `warm` from the write statistics.
   virtual void discount_warm_writes() {}
+  // Sampled simulation: every SM sleeps through a fast-forward span until core cycle `t`, so no
+  // new request comes before it; idle channels may count their refreshes instead of simulating
+  // them (docs/sampling.md, step 4).
+  virtual void quiet_until(Cycle /*t*/) {}
 };
 
 // Builds the DRAM described by the `dram.*` keys (and the core clock, `gpu.clock`), registering

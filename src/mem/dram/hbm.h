@@ -26,6 +26,9 @@ class HbmDram final : public Dram {
   std::uint32_t channel_of(Addr line) const override { return map_.map(line).channel; }
   std::uint32_t num_channels() const override { return p_.channels; }
   void discount_warm_writes() override;
+  void quiet_until(Cycle t) override {
+    for (auto& c : channels_) c->quiet_until(t);
+  }
 
   const DramParams& params() const { return p_; }
   const AddressMapping& mapping() const { return map_; }

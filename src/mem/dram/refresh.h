@@ -63,6 +63,16 @@ class Refresh {
     if (mode_ == RefreshMode::PerBank) target_ = (target_ + 1) % banks_;
   }
   DCycle interval() const { return interval_; }
+  // Sampled simulation's spans (Dram::quiet_until): the refreshes due before `until` of an idle
+  // pseudo-channel are skipped and counted instead of simulated; returns how many. The caller
+  // checks that nothing waits and every bank is closed (a REF then changes no row state).
+  std::uint64_t skip_before(DCycle until) {
+    if (pending_ || mode_ == RefreshMode::Off || due_ >= until) return 0;
+    const std::uint64_t m = (until - due_ + interval_ - 1) / interval_;
+    due_ += m * interval_;
+    if (mode_ == RefreshMode::PerBank) target_ = static_cast<std::uint32_t>((target_ + m) % banks_);
+    return m;
+  }
 
  private:
   RefreshMode mode_;

@@ -197,6 +197,40 @@ TEST(DramSystem, RefreshCostsAtMostTwoTicksPerRefreshCommand) {
   EXPECT_LE(engine.ticks_processed(), 2 * refs + 160);  // the REF's edge and the one after
 }
 
+// Sampled simulation's spans (Dram::quiet_until): an idle DRAM told that no request comes before
+// a cycle counts the refreshes due until shortly before it instead of simulating each, so the
+// refresh count is the same, the ticks are far fewer, and a request after the quiet period is
+// served exactly as without it (the last refreshes before it ran as usual).
+TEST(DramSystem, AQuietPeriodCountsItsRefreshesWithoutSimulatingThem) {
+  for (const RefreshMode mode : {RefreshMode::AllBank, RefreshMode::PerBank}) {
+    struct Out {
+      std::uint64_t refreshes, ticks;
+      std::vector<std::pair<std::uint32_t, Cycle>> responses;
+    };
+    auto run = [&](bool quiet) {
+      Engine engine;
+      Driver driver(engine);
+      DramParams p = test::default_params();
+      p.refresh = mode;
+      HbmDram dram(p, engine, &driver);
+      driver.attach(&dram);
+      driver.plan(0, DramReq{0, 1, false, 0xF});  // opens a row before the quiet period
+      if (quiet) dram.quiet_until(1'000'000);
+      driver.plan(1'000'000, DramReq{0, 2, false, 0xF});
+      driver.plan(1'000'000, DramReq{1 << 20, 3, true, 0xF});
+      EXPECT_TRUE(driver.run());
+      Out o{dram.totals().refreshes, engine.ticks_processed(), {}};
+      for (const auto& r : driver.responses) o.responses.emplace_back(r.req.tag, r.at);
+      return o;
+    };
+    const Out slow = run(false), fast = run(true);
+    EXPECT_EQ(fast.refreshes, slow.refreshes);
+    EXPECT_GT(slow.refreshes, 1000u);
+    EXPECT_LT(fast.ticks * 10, slow.ticks);
+    EXPECT_EQ(fast.responses, slow.responses);
+  }
+}
+
 TEST(DramSystem, StatisticsIncludeNsightComputeNames) {
   Engine engine;
   Driver driver(engine);
