@@ -154,7 +154,7 @@ class MemReplay final : public trace::CopyReplay {
         expand(in);
         // Only lines homed in a replay slice (and a counted set) are counted.
         for (const core::LineReq& l : lines_)
-          if (mem_.replay_counts_line(l.line)) kept_.push_back(l);
+          if (mem_.replay_counts_line(l.line)) kept_.push_back({l.line, mem_.home_of(l.line), l.sectors});
       }
       p.end = static_cast<std::uint32_t>(kept_.size());
       prepared_.push_back(p);
@@ -164,7 +164,8 @@ class MemReplay final : public trace::CopyReplay {
   void replay_prepared(std::uint32_t id, std::uint32_t cta) override {
     const Prepared& p = prepared_[id];
     const int sm = gpu_.cta_sm(cta);
-    for (std::uint32_t i = p.begin; i < p.end; ++i) mem_.replay(kept_[i].line, kept_[i].sectors, p.write, false, sm);
+    for (std::uint32_t i = p.begin; i < p.end; ++i)
+      mem_.replay_counted(kept_[i].line, kept_[i].home, kept_[i].sectors, p.write, sm);
   }
   std::size_t prepared_lines() const override { return kept_.size() + prepared_.size(); }
   void quiet_until(Cycle t) override { mem_.quiet_until(t); }
@@ -210,7 +211,12 @@ class MemReplay final : public trace::CopyReplay {
   std::vector<core::LineReq> lines_;
   std::unordered_map<Key, std::uint32_t, KeyHash> ids_;  // prepared copies
   std::vector<Prepared> prepared_;
-  std::vector<core::LineReq> kept_;
+  struct Kept {  // a counted line of a prepared copy
+    Addr line;
+    std::uint32_t home;
+    std::uint8_t sectors;
+  };
+  std::vector<Kept> kept_;
 };
 
 }  // namespace

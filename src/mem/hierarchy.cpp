@@ -312,6 +312,10 @@ void Hierarchy::replay(Addr line, std::uint8_t sectors, bool write, bool warm, i
   const std::uint64_t idx = line / p_.line_bytes;
   const bool counted = replays(h) && sampled_set(idx);  // its mirrors are replay slices too
   if (counted == warm) return;
+  replay_at(h, idx, sectors, write, counted, sm);
+}
+
+void Hierarchy::replay_at(std::uint32_t h, std::uint64_t idx, std::uint8_t sectors, bool write, bool counted, int sm) {
   sectors = norm_sectors(sectors);
   const bool far = sm >= 0 && !write && rc_.enabled() &&
                    xbar_.slice_partition(h) != xbar_.sm_partition(static_cast<std::uint16_t>(sm));

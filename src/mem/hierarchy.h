@@ -49,6 +49,10 @@ class Hierarchy final : public MemorySystem,
   void quiet_until(Cycle t) override { dram_->quiet_until(t); }
   void replay(Addr line, std::uint8_t sectors, bool write, bool warm, int sm) override;
   ReplayCounts replay_counts() const override;
+  std::uint32_t home_of(Addr line) const override { return home_slice(line); }
+  void replay_counted(Addr line, std::uint32_t home, std::uint8_t sectors, bool write, int sm) override {
+    if (replay_stride_) replay_at(home, line / p_.line_bytes, sectors, write, true, sm);
+  }
   bool replay_counts_line(Addr line) const override {
     return replays(home_slice(line)) && sampled_set(line / p_.line_bytes);
   }
@@ -120,6 +124,8 @@ class Hierarchy final : public MemorySystem,
   std::uint64_t in_flight_ = 0, accepted_ = 0, responses_ = 0;
   std::uint64_t refusals_credit_ = 0, refusals_port_ = 0;
   std::uint64_t lrc_reads_ = 0, writebacks_done_ = 0;
+  // replay() once the home slice and whether the line counts are known.
+  void replay_at(std::uint32_t h, std::uint64_t idx, std::uint8_t sectors, bool write, bool counted, int sm);
   std::uint32_t replay_stride_ = 0;  // 0: no span replay; else every stride-th slice replays
   std::vector<std::uint8_t> replay_slice_;  // per slice: a replay slice (enable_replay)
   bool replays(std::uint32_t slice) const { return replay_stride_ && replay_slice_[slice]; }

@@ -101,6 +101,12 @@ class MemorySystem {
   // Whether replay() of `line` without warming can change anything: its home is a replay slice
   // (and its set a sampled one).
   virtual bool replay_counts_line(Addr /*line*/) const { return false; }
+  // replay(line, sectors, write, false, sm) of a line replay_counts_line() accepted, whose home
+  // slice home_of(line) gave: a prepared copy's lines (CopyReplay::prepare) skip the slice hash
+  // and the set test on every use.
+  virtual std::uint32_t home_of(Addr /*line*/) const { return 0; }
+  virtual void replay_counted(Addr /*line*/, std::uint32_t /*home*/, std::uint8_t /*sectors*/, bool /*write*/,
+                              int /*sm*/) {}
   // Set sampling inside the replay slices, before the first replay: from now on only lines whose
   // set's class (a hash of the set index, 0..63) is a multiple of `k` (a power of two up to 64)
   // are counted; the lines of the other sets are warmed as in the other slices, and
