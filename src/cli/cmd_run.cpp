@@ -38,10 +38,11 @@ void add_run_command(CLI::App& app) {
     RunOptions ro;
     ro.skip_idle = !o->no_skip;
     // A long run says so before it starts: the analytic roofline is a lower bound of its cycles.
+    // A sampled run (sample.mode=on, FA3 only) fast-forwards most of them: no note.
     // kLongRun: a few minutes at kDefaultRunRate, the default run's simulated cycles per second on
     // one core of the 2-core VM (docs/performance.md, 119,232).
     constexpr double kDefaultRunRate = 1.2e5, kLongRun = 5e7;
-    if (const AnalyticFigures an = w->analytic(cfg, o->w.gpu.gpu); an.ok) {
+    if (const AnalyticFigures an = w->analytic(cfg, o->w.gpu.gpu); an.ok && cfg.s("sample.mode") != "on") {
       const double roofline_cycles = an.latency_us * 1e-6 * cfg.f("gpu.clock");
       if (roofline_cycles > kLongRun)
         std::cerr << fmt::format(

@@ -156,6 +156,11 @@ TEST(Run, ALongRunSaysSoAndMaxCyclesBoundsIt) {
   EXPECT_NE(o.text.find("the run passed sim.max_cycles = 100000 simulated cycles without finishing (0 of 132 CTAs done)"),
             std::string::npos)
       << o.text;
+  // Nor does a sampled one, which fast-forwards most of those cycles (stopped early here too).
+  const CliOut sampled =
+      simfa_cli("run --model llama3-405b --seqlen 64k --set sample.mode=on --set sim.max_cycles=100000");
+  EXPECT_EQ(sampled.rc, 2) << sampled.text;
+  EXPECT_EQ(sampled.text.find("simfa: note: this run simulates"), std::string::npos) << sampled.text;
   // A short run prints no note.
   const CliOut tiny = simfa_cli("run " + kTiny);
   EXPECT_EQ(tiny.rc, 0) << tiny.text;
