@@ -50,6 +50,7 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
     running_ += left_[c] > 0;
   }
   clusters_.resize((ctas_ + cluster_ - 1) / cluster_);
+  kv_cursor_.assign(ctas_, KvCursor{});
   const double tile_bytes = static_cast<double>(k.tile_m) * k.head_dim * (k.elem_bytes + k.out_bytes);
   warm_tiles_ = static_cast<std::uint64_t>(std::ceil(p_.l2_bytes / (tile_bytes * std::max<std::uint32_t>(ctas_, 1))));
   warm_tiles_ = std::max<std::uint64_t>(warm_tiles_, 1);
@@ -515,7 +516,6 @@ bool Fa3Sampler::block_copies(const SpanCut& c, std::int64_t ti, std::int64_t tp
 // dropped and prepared again as they come.
 const Fa3Sampler::KvCopies& Fa3Sampler::kv_copies(std::uint32_t cta, std::int64_t ti, const Tile& t, std::int64_t n,
                                                    std::uint32_t rank) {
-  if (kv_cursor_.size() != ctas_) kv_cursor_.assign(ctas_, KvCursor{});
   KvCursor& cur = kv_cursor_[cta];
   if (cur.ti != ti || cur.gen != kv_gen_) {
     if (replay_->prepared_lines() > kMaxPreparedLines) {

@@ -178,10 +178,14 @@ class Fa3Sampler {
   bool first_ = true;     // the first regular span is still to come
   bool limited_ = false;  // the current span stays inside every cluster's current tile
   bool limited_done_ = false;  // a limited span was taken
-  // Blocks a limited span leaves before the earliest tile end: the pipelines refill, then a window.
+  // Method choices of the sampler, not model constants (docs/sampling.md step 3). Blocks a limited
+  // span leaves before the earliest tile end: the window dropped after every wake (the pipelines
+  // refill) and one more, so that every CTA is running in detail when its tile ends.
   std::int64_t limit_guard() const { return 2 * static_cast<std::int64_t>(p_.window_blocks); }
-  // A limited span is taken when it skips at least this many blocks per CTA (it costs a replay
-  // and a refill of the pipelines, as a span does, for far fewer blocks than a regular one).
+  // A limited span is taken when it skips at least this many blocks per CTA: it adds a span's fixed
+  // costs (a replay, a refill, another wait for the tile starts) to a run that would take the first
+  // tile in detail anyway, so it must skip a few times the least a regular span skips
+  // (sample.min_skip_blocks). Checked on the 16-CTA test grids and at 64K tokens.
   std::int64_t limit_min() const { return 4 * static_cast<std::int64_t>(p_.min_skip_blocks); }
   int span_id_ = -1;
   Cycle span_start_ = 0, span_end_ = 0;
