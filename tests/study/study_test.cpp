@@ -2,6 +2,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -262,8 +265,13 @@ seqlen = 512
   EXPECT_TRUE(bad["latency_us"].is_null());
 }
 
+// One file per test (ctest -j runs the ResultsDb tests at once in separate processes: a shared
+// name let one test delete the other's database, "disk I/O error").
 struct TempDb {
-  std::filesystem::path path = std::filesystem::temp_directory_path() / "simfa_study_test.sqlite";
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      (std::string("simfa_study_test_") + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+       std::to_string(::getpid()) + ".sqlite");
   TempDb() { std::filesystem::remove(path); }
   ~TempDb() { std::filesystem::remove(path); }
 };
