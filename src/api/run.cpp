@@ -179,7 +179,8 @@ class MemReplay final : public trace::CopyReplay {
   std::uint32_t line_bytes() const override { return line_bytes_; }
   Counts counts() const override {
     const mem::MemorySystem::ReplayCounts r = mem_.replay_counts();
-    return {r.lines, r.scale, r.read_bytes, r.write_bytes, r.run_read_bytes, r.run_write_bytes, r.run_read_misses};
+    return {r.lines, r.scale, r.read_bytes, r.write_bytes, r.run_read_bytes, r.run_write_bytes, r.run_read_misses,
+            r.run_evictions};
   }
 
  private:

@@ -246,12 +246,14 @@ void L2Slice::fill(std::uint32_t e, Cycle now) {
 void L2Slice::evict(const TagArray::Victim& v, Cycle now) {
   if (!v.valid) return;
   ++c_.evictions;
+  ClassCounts* cls = set_class(v.line);
+  if (cls) ++cls->evictions;
   if (v.dirty) {
     ++c_.writebacks;
     const bool warm = !warm_dirty_.empty() && warm_dirty_.erase(v.line) > 0;
     c_.warm_writebacks += warm;
     c_.dram_write_sectors += popcount(v.dirty);
-    if (ClassCounts* cls = set_class(v.line)) cls->write_sectors += popcount(v.dirty);
+    if (cls) cls->write_sectors += popcount(v.dirty);
     fabric_.dram_send({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty, warm}, now);
   }
 }
@@ -346,7 +348,13 @@ void L2Slice::register_stats(Stats& s, const std::string& prefix) {
   s.counter(prefix + ".read_misses", &c_.read_misses, "requests", "reads that needed DRAM");
   s.counter(prefix + ".mshr_merges", &c_.mshr_merges, "requests",
             "misses merged into an MSHR entry already fetching the line");
-  s.counter(prefix + ".mshr_peak", &c_.mshr_peak, "entries", "largest MSHR occupancy");
+  s.counter(prefix + ".probes", &c_.probes, "requests", "far-homed reads that probed this slice as the near mirror (RemoteCopy)");
+  s.counter(prefix + ".shadow_hits", &c_.shadow_hits, "requests", "probes served by a shadow line");
+  s.counter(prefix + ".shadow_inserts", &c_.shadow_inserts, "lines", "shadow lines inserted by the RemoteCopy proxy");
+  s.counter(prefix + ".evictions", &c_.evictions, "lines", "valid lines evicted");
+  s.counter(prefix + ".writebacks", &c_.writebacks, "lines", "dirty lines written back to DRAM");
+  // A maximum, not a count: a sampled run does not extrapolate it (its peak is the detailed parts').
+  s.maximum(prefix + ".mshr_peak", &c_.mshr_peak, "entries", "largest MSHR occupancy");
 }
 
 }  // namespace simfa::mem

@@ -80,7 +80,7 @@ class L2Slice final : public Component {
   // slices did in detail over the same sets.
   static constexpr std::uint32_t kSetClasses = 64;
   struct ClassCounts {
-    std::uint64_t read_sectors = 0, write_sectors = 0, read_misses = 0;
+    std::uint64_t read_sectors = 0, write_sectors = 0, read_misses = 0, evictions = 0;
   };
   void count_set_classes() { classes_.assign(kSetClasses, {}); }
   // A set's class: a multiplicative hash of its index, so that the sampled sets do not align with

@@ -11,11 +11,15 @@
 namespace simfa {
 
 void Stats::counter(std::string name, const std::uint64_t* value, std::string unit, std::string doc) {
-  entries_.push_back({std::move(name), std::move(unit), std::move(doc), value, {}});
+  entries_.push_back({std::move(name), std::move(unit), std::move(doc), value, {}, true});
+}
+
+void Stats::maximum(std::string name, const std::uint64_t* value, std::string unit, std::string doc) {
+  entries_.push_back({std::move(name), std::move(unit), std::move(doc), value, {}, false});
 }
 
 void Stats::formula(std::string name, std::function<double()> f, std::string unit, std::string doc) {
-  entries_.push_back({std::move(name), std::move(unit), std::move(doc), nullptr, std::move(f)});
+  entries_.push_back({std::move(name), std::move(unit), std::move(doc), nullptr, std::move(f), false});
 }
 
 bool Stats::has(const std::string& name) const {
@@ -56,21 +60,21 @@ nlohmann::json Stats::docs_json() const {
 std::vector<std::uint64_t> Stats::counter_values() const {
   std::vector<std::uint64_t> v;
   for (const Entry& e : entries_)
-    if (e.counter) v.push_back(*e.counter);
+    if (e.additive) v.push_back(*e.counter);
   return v;
 }
 
 std::vector<std::string> Stats::counter_names() const {
   std::vector<std::string> v;
   for (const Entry& e : entries_)
-    if (e.counter) v.push_back(e.name);
+    if (e.additive) v.push_back(e.name);
   return v;
 }
 
 void Stats::add_to_counters(const std::vector<double>& extra) {
   std::size_t i = 0;
   for (Entry& e : entries_) {
-    if (!e.counter) continue;
+    if (!e.additive) continue;
     if (i >= extra.size()) break;
     const double x = extra[i++];
     // The counter belongs to a component (registered read-only for output); only a sampled run's

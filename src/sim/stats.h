@@ -17,6 +17,9 @@ class Stats {
  public:
   // Registers a counter owned by a component; the pointer must outlive the Stats object's use.
   void counter(std::string name, const std::uint64_t* value, std::string unit, std::string doc);
+  // Registers a maximum (a peak occupancy) owned by a component: output like a counter, but not a
+  // count, so a sampled run does not extrapolate it (counter_values and add_to_counters skip it).
+  void maximum(std::string name, const std::uint64_t* value, std::string unit, std::string doc);
   // Registers a derived value computed at output time.
   void formula(std::string name, std::function<double()> f, std::string unit, std::string doc);
 
@@ -30,7 +33,8 @@ class Stats {
 
   // Sampled simulation (docs/sampling.md): the counters' values in registration order, and adding
   // extrapolated counts (rounded) for work that was fast-forwarded instead of simulated. The
-  // components own the counters; formulas that read the same fields see the sum.
+  // components own the counters; formulas that read the same fields see the sum. Maxima are not
+  // among them.
   std::vector<std::uint64_t> counter_values() const;
   std::vector<std::string> counter_names() const;  // same order as counter_values
   void add_to_counters(const std::vector<double>& extra);
@@ -40,6 +44,7 @@ class Stats {
     std::string name, unit, doc;
     const std::uint64_t* counter = nullptr;
     std::function<double()> formula;
+    bool additive = false;  // a count (counter), extrapolated by a sampled run
   };
   std::vector<Entry> entries_;
 };

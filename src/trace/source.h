@@ -60,7 +60,7 @@ class CopyReplay {
   // run's DRAM bytes and L2 read misses estimated from the replay slices alone.
   struct Counts {
     double lines = 0, scale = 0, read_bytes = 0, write_bytes = 0;
-    double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;
+    double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0, run_evictions = 0;
   };
   virtual Counts counts() const = 0;
   // Set sampling inside the replay slices (MemorySystem::set_replay_set_stride), chosen before the

@@ -138,7 +138,10 @@ bool Fa3Sampler::steady() {
   for (std::size_t w = 0; w < n; ++w) y[w] = windows_[w].cta_cycles;
   const Fit late = fit(y, n - m, n), early = fit(y, n - 2 * m, n - m);
   if (!(std::abs(late.a - early.a) <= p_.tolerance * late.a)) return false;
-  windows_.erase(windows_.begin(), windows_.begin() + static_cast<std::ptrdiff_t>(n - 2 * m));
+  const std::size_t dropped = n - 2 * m;
+  windows_.erase(windows_.begin(), windows_.begin() + static_cast<std::ptrdiff_t>(dropped));
+  for (SpanWork& sw : span_work_)  // a limited span's period before it, if any, goes with them
+    sw.from = sw.from > dropped ? sw.from - dropped : 0, sw.to = sw.to > dropped ? sw.to - dropped : 0;
   recent_from_ = 0;
   refit();
   return true;
@@ -192,6 +195,7 @@ void Fa3Sampler::maybe_start_span(Cycle now) {
     }
     first_ = false;
   }
+  span_work_.push_back({0, 0, recent_from_, windows_.size()});
   ++span_id_;
   span_cuts_.clear();
   span_asked_ = span_active_ = 0;
@@ -317,6 +321,8 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   x.pos = tp;
   const double members = cluster_;
   skipped_tiles_ += members * static_cast<double>(std::max<std::int64_t>(t_skip, 0));
+  span_work_.back().tiles += members * static_cast<double>(std::max<std::int64_t>(t_skip, 0));
+  span_work_.back().blocks += members * static_cast<double>(skipped);
   for (std::uint32_t c = leader; c < leader + cluster_ && c < ctas_; ++c) {
     left_[c] -= skipped;
     if (left_[c] <= 0) left_[c] = 0;
@@ -362,9 +368,32 @@ void Fa3Sampler::finish(Cycle end, Stats& stats) {
   end_ = end;
   if (skipped_blocks_ <= 0) return;
   refit();
-  std::vector<double> extra(counters_.size());
-  for (std::size_t k = 0; k < counters_.size(); ++k)
-    extra[k] = counters_[k].a * skipped_blocks_ + counters_[k].b * skipped_tiles_;
+  // Each span's skipped work at the rates of the detail periods on either side of it (the mean of
+  // the two; the last span has only the one before): what a block adds to a counter drifts
+  // through a run as the CTAs drift apart (the L2 request coalescer merges fewer of their
+  // requests). A tile start's share comes from every window (a period holds few tile starts).
+  std::vector<double> extra(counters_.size(), 0.0);
+  auto block_rate = [&](std::size_t k, std::size_t from, std::size_t to, double& rate) {
+    double sy = 0, sb = 0, st = 0;
+    for (std::size_t w = from; w < std::min(to, windows_.size()); ++w)
+      sy += windows_[w].delta[k], sb += windows_[w].blocks, st += windows_[w].tiles;
+    if (sb <= 0) return false;
+    rate = (sy - counters_[k].b * st) / sb;
+    return true;
+  };
+  for (std::size_t s = 0; s < span_work_.size(); ++s) {
+    const SpanWork& sw = span_work_[s];
+    for (std::size_t k = 0; k < counters_.size(); ++k) {
+      double before = 0, after = 0, a = counters_[k].a;
+      const bool hb = block_rate(k, sw.from, sw.to, before);
+      const bool ha = s + 1 < span_work_.size() && block_rate(k, span_work_[s + 1].from, span_work_[s + 1].to, after);
+      if (hb && ha)
+        a = 0.5 * (before + after);
+      else if (hb)
+        a = before;
+      extra[k] += std::max(0.0, a) * sw.blocks + counters_[k].b * sw.tiles;
+    }
+  }
   apply_replay(extra);
   stats.add_to_counters(extra);
 }
@@ -578,8 +607,8 @@ void Fa3Sampler::choose_set_stride() {
   replay_->set_set_stride(k);
 }
 
-// Counter families the replay measures: the run's DRAM bytes read and written and L2 read misses,
-// estimated from the replay slices alone (their detailed counts plus what the replay counted,
+// Counter families the replay measures: the run's DRAM bytes read and written, L2 read misses and
+// evictions, estimated from the replay slices alone (their detailed counts plus what the replay counted,
 // scaled to all slices), become the family's totals. The skipped work's share is split over the
 // channels or slices, and carried to the family's companions (request counts), in the fit's
 // proportions; a family the fit saw nothing of is spread evenly, its companions at the detailed
@@ -599,6 +628,7 @@ void Fa3Sampler::apply_replay(std::vector<double>& extra) const {
       {"gpu.dram.ch[", "].read_bytes", rc.run_read_bytes, {"].reads"}},
       {"gpu.dram.ch[", "].write_bytes", rc.run_write_bytes, {"].writes"}},
       {"gpu.l2.slice[", "].read_misses", rc.run_read_misses, {}},
+      {"gpu.l2.slice[", "].evictions", rc.run_evictions, {}},
   };
   auto ends = [](const std::string& s, const std::string& x) {
     return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
@@ -635,6 +665,25 @@ void Fa3Sampler::apply_replay(std::vector<double>& extra) const {
       }
     }
   }
+  // Write-backs: each dirty line an L2 slice evicts is one DRAM write request (equal in detail, but
+  // for those still in flight), and the fit over the windows over-counts them (bursts after every
+  // wake-up): the skipped work's are the replayed DRAM writes', in the detailed run's ratio, split
+  // over the slices as fitted.
+  double writes_now = 0, writes_extra = 0, wb_now = 0, wb_fit = 0;
+  std::vector<std::size_t> wb;
+  for (std::size_t i = 0; i < names.size() && i < extra.size(); ++i) {
+    if (starts(names[i], "gpu.dram.ch[") && ends(names[i], "].writes"))
+      writes_now += static_cast<double>(now[i]), writes_extra += extra[i];
+    if (starts(names[i], "gpu.l2.slice[") && ends(names[i], "].writebacks")) {
+      wb.push_back(i);
+      wb_now += static_cast<double>(now[i]);
+      wb_fit += std::max(0.0, extra[i]);
+    }
+  }
+  if (wb.empty() || writes_now <= 0) return;
+  const double skipped_wb = writes_extra * wb_now / writes_now;
+  for (std::size_t i : wb)
+    extra[i] = skipped_wb * (wb_fit > 0 ? std::max(0.0, extra[i]) / wb_fit : 1.0 / static_cast<double>(wb.size()));
 }
 
 trace::SamplingReport Fa3Sampler::report() const {

@@ -123,7 +123,8 @@ class Fa3Sampler {
                     std::vector<trace::Instr>& q, const KvCopies*& kv, std::vector<trace::Instr>& o);
   // Before the first replay: the set stride that keeps the run's counted lines within budget.
   void choose_set_stride();
-  // The DRAM and L2-miss counters of the skipped work from the replay instead of the fit.
+  // The DRAM, L2-miss, eviction and write-back counters of the skipped work from the replay
+  // instead of the fit.
   void apply_replay(std::vector<double>& extra) const;
 
   const Fa3Plan& plan_;
@@ -194,6 +195,13 @@ class Fa3Sampler {
   int check_seen_ = 0;
   double check_meas_ = 0, check_pred_ = 0;
   std::vector<double> check_errors_;
+  // Per span: the skipped blocks and tile starts (over all CTAs) and the windows of the detail
+  // period before it, [from, to); the period after a span is the one before the next.
+  struct SpanWork {
+    double blocks = 0, tiles = 0;
+    std::size_t from = 0, to = 0;
+  };
+  std::vector<SpanWork> span_work_;
   // Skipped work, over all CTAs: blocks, tile starts, and CTA-cycles slept.
   double total_blocks_ = 0, skipped_blocks_ = 0, skipped_tiles_ = 0, skipped_cycles_ = 0;
   std::string why_detail_ = "the kernel ended before the sampler saw a steady state";

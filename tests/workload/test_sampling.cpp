@@ -116,6 +116,34 @@ TEST(Sampling, LongTilesTakeALimitedFirstSpan) {
   EXPECT_EQ(r.sampling.check_errors.size(), 2u);
 }
 
+// The counters of the skipped work: each span's at the per-block rates of the detail periods on
+// both sides of it, every L2 slice counter extrapolated (evictions included), the write-backs as
+// many as the replayed DRAM writes (one DRAM write per dirty line evicted), and a maximum (the MSHR
+// peak) not extrapolated at all. A 4 MiB L2 so that lines are evicted and written back.
+TEST(Sampling, SkippedWorkCountsLikeTheDetailAroundIt) {
+  const spec::AttentionShape s = shape(8192, 8192, 2, 4, 64);
+  const Config full = make_config("h100", small_grid({"sample.mode=off", "mem.l2.size=4MiB"}));
+  const Config on = make_config("h100", small_grid({"sample.mode=on", "mem.l2.size=4MiB"}));
+  Fa3Source a(s, full, 132), b(s, on, 132);
+  const RunResult f = run_trace(a, full), y = run_trace(b, on);
+  ASSERT_TRUE(y.sampling.sampled) << y.sampling.note;
+  ASSERT_LT(y.sampling.detail_fraction, 0.5);
+  auto near = [&](const char* k, double tol) {
+    ASSERT_GT(f.stat(k), 0) << k;
+    EXPECT_LT(rel(y.stat(k), f.stat(k)), tol) << k << ": sampled " << y.stat(k) << ", full " << f.stat(k);
+  };
+  near("gpu.l2.evictions", 0.05);
+  near("gpu.l2.writebacks", 0.03);
+  near("dram__bytes_write.sum", 0.03);
+  near("gpu.dram.writes", 0.03);
+  // The write-backs and the DRAM writes agree as in detail (one per dirty line evicted).
+  EXPECT_NEAR(y.stat("gpu.l2.writebacks") / y.stat("gpu.dram.writes"),
+              f.stat("gpu.l2.writebacks") / f.stat("gpu.dram.writes"), 0.01);
+  // The MSHR peak is the detailed parts' (extrapolated like a count, it exceeded the entries there are).
+  EXPECT_GT(y.stat("gpu.l2.mshr_peak"), 0);
+  EXPECT_LE(y.stat("gpu.l2.mshr_peak"), static_cast<double>(on.i("mem.l2.mshrs")));
+}
+
 // Set sampling inside the replay slices (sample.replay_lines): with a budget too small for every
 // set, the replay slices count only every k-th set class, replay about 1/k of the lines, and
 // estimate the same DRAM traffic as when every set counts.
