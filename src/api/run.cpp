@@ -180,7 +180,7 @@ class MemReplay final : public trace::CopyReplay {
   Counts counts() const override {
     const mem::MemorySystem::ReplayCounts r = mem_.replay_counts();
     return {r.lines, r.scale, r.read_bytes, r.write_bytes, r.run_read_bytes, r.run_write_bytes, r.run_read_misses,
-            r.run_evictions};
+            r.run_evictions, r.run_probes, r.run_shadow_hits, r.run_shadow_inserts};
   }
 
  private:

@@ -322,7 +322,7 @@ void Hierarchy::replay_at(std::uint32_t h, std::uint64_t idx, std::uint8_t secto
   std::uint32_t m = h;
   if (far) {
     m = xbar_.mirror(h, xbar_.sm_partition(static_cast<std::uint16_t>(sm)));
-    if (slices_[m]->probe_copy(idx, sectors)) return;
+    if (slices_[m]->probe_copy(idx, sectors, counted)) return;
   }
   if (counted)
     slices_[h]->replay(idx, sectors, write);
@@ -346,15 +346,21 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
     c.read_bytes += 32.0 * static_cast<double>(r.read_sectors);
     c.write_bytes += 32.0 * static_cast<double>(r.written_sectors);
     // What the slice did in detail, over the sampled sets only (every class when k = 1: the
-    // classes add up to the slice's dram_read_sectors, dram_write_sectors, read_misses and evictions).
-    std::uint64_t rd = 0, wr = 0, misses = 0, ev = 0;
+    // classes add up to the slice's dram_read_sectors, dram_write_sectors, read_misses, evictions,
+    // probes, shadow_hits and shadow_inserts).
+    std::uint64_t rd = 0, wr = 0, misses = 0, ev = 0, pr = 0, sh = 0, si = 0;
     const auto& cls = slices_[i]->set_classes();
-    for (std::uint32_t j = 0; j < cls.size(); j += k)
+    for (std::uint32_t j = 0; j < cls.size(); j += k) {
       rd += cls[j].read_sectors, wr += cls[j].write_sectors, misses += cls[j].read_misses, ev += cls[j].evictions;
+      pr += cls[j].probes, sh += cls[j].shadow_hits, si += cls[j].shadow_inserts;
+    }
     c.run_read_bytes += 32.0 * static_cast<double>(rd + r.read_sectors);
     c.run_write_bytes += 32.0 * static_cast<double>(wr + r.written_sectors);
     c.run_read_misses += static_cast<double>(misses + r.read_misses);
     c.run_evictions += static_cast<double>(ev + r.evictions);
+    c.run_probes += static_cast<double>(pr + r.probes);
+    c.run_shadow_hits += static_cast<double>(sh + r.shadow_hits);
+    c.run_shadow_inserts += static_cast<double>(si + r.shadow_inserts);
     const std::uint32_t s = slices_[i]->tags().sets();
     sets += s;
     for (std::uint32_t j = 0; j < s; ++j) sampled_sets += L2Slice::set_class_of(j) % k == 0;
@@ -362,7 +368,8 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
   c.scale = static_cast<double>(num_slices()) / n * (sets / sampled_sets);
   c.read_bytes *= c.scale, c.write_bytes *= c.scale;
   c.run_read_bytes *= c.scale, c.run_write_bytes *= c.scale, c.run_read_misses *= c.scale;
-  c.run_evictions *= c.scale;
+  c.run_evictions *= c.scale, c.run_probes *= c.scale, c.run_shadow_hits *= c.scale;
+  c.run_shadow_inserts *= c.scale;
   return c;
 }
 

@@ -128,9 +128,12 @@ void L2Slice::lookup(std::uint32_t t, Cycle now) {
   const std::int32_t idx = tags_.find(x.line);
   if (x.route == Route::Probe) {
     ++c_.probes;
+    ClassCounts* cls = set_class(x.line);
+    if (cls) ++cls->probes;
     if (idx != TagArray::kMiss && (tags_.valid(idx) & s) == s) {
       tags_.touch(idx);
       ++c_.shadow_hits;
+      if (cls) ++cls->shadow_hits;
       c_.hit_sectors += popcount(s);
       serve(t, now + p_.lookup_latency, now, false);
     } else {
@@ -265,6 +268,7 @@ void L2Slice::insert_shadow(std::uint64_t line, std::uint8_t sectors, Cycle now)
     return;
   }
   ++c_.shadow_inserts;
+  if (ClassCounts* cls = set_class(line)) ++cls->shadow_inserts;
   TagArray::Victim v;
   tags_.insert(line, sectors, 0, true, v);
   evict(v, now);
@@ -306,10 +310,12 @@ void L2Slice::replay(std::uint64_t line, std::uint8_t sectors, bool write) {
   if (v.dirty) ++replayed_.writebacks, replayed_.written_sectors += popcount(v.dirty);
 }
 
-bool L2Slice::probe_copy(std::uint64_t line, std::uint8_t sectors) {
+bool L2Slice::probe_copy(std::uint64_t line, std::uint8_t sectors, bool count) {
+  replayed_.probes += count;
   const std::int32_t idx = tags_.find(line);
   if (idx == TagArray::kMiss || (tags_.valid(idx) & sectors) != sectors) return false;
   tags_.touch(idx);
+  replayed_.shadow_hits += count;
   return true;
 }
 
@@ -321,6 +327,7 @@ void L2Slice::replay_shadow(std::uint64_t line, std::uint8_t sectors, bool count
   }
   TagArray::Victim v;
   tags_.insert(line, sectors, 0, true, v);
+  replayed_.shadow_inserts += count;
   if (!count || !v.valid) return;
   ++replayed_.evictions;
   if (v.dirty) ++replayed_.writebacks, replayed_.written_sectors += popcount(v.dirty);

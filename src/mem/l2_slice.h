@@ -66,10 +66,12 @@ class L2Slice final : public Component {
   struct Replayed {
     std::uint64_t lines = 0, read_sectors = 0, written_sectors = 0;
     std::uint64_t read_misses = 0, evictions = 0, writebacks = 0;
+    std::uint64_t probes = 0, shadow_hits = 0, shadow_inserts = 0;  // as this slice a mirror
   };
   void replay(std::uint64_t line, std::uint8_t sectors, bool write);
-  // A far read's probe of this mirror slice: true (and the copy touched) when it holds the sectors.
-  bool probe_copy(std::uint64_t line, std::uint8_t sectors);
+  // A far read's probe of this mirror slice: true (and the copy touched) when it holds the sectors;
+  // `count`: the line is counted (a replay slice's sampled set).
+  bool probe_copy(std::uint64_t line, std::uint8_t sectors, bool count);
   // A shadow copy left by a far read (insert_shadow without time); `count`: this is a replay
   // slice, its victims count.
   void replay_shadow(std::uint64_t line, std::uint8_t sectors, bool count);
@@ -81,6 +83,7 @@ class L2Slice final : public Component {
   static constexpr std::uint32_t kSetClasses = 64;
   struct ClassCounts {
     std::uint64_t read_sectors = 0, write_sectors = 0, read_misses = 0, evictions = 0;
+    std::uint64_t probes = 0, shadow_hits = 0, shadow_inserts = 0;
   };
   void count_set_classes() { classes_.assign(kSetClasses, {}); }
   // A set's class: a multiplicative hash of its index, so that the sampled sets do not align with

@@ -88,6 +88,7 @@ class MemorySystem {
     double write_bytes = 0;     // of the skipped work: DRAM bytes the dirty victims wrote back, scaled
     double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;  // whole run, scaled
     double run_evictions = 0;  // whole run, scaled: valid lines evicted
+    double run_probes = 0, run_shadow_hits = 0, run_shadow_inserts = 0;  // whole run, scaled: RemoteCopy
   };
   virtual void enable_replay(std::uint32_t /*stride*/) {}
   // Every SM sleeps through a fast-forward span until core cycle `t` (Dram::quiet_until).

@@ -61,6 +61,7 @@ class CopyReplay {
   struct Counts {
     double lines = 0, scale = 0, read_bytes = 0, write_bytes = 0;
     double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0, run_evictions = 0;
+    double run_probes = 0, run_shadow_hits = 0, run_shadow_inserts = 0;
   };
   virtual Counts counts() const = 0;
   // Set sampling inside the replay slices (MemorySystem::set_replay_set_stride), chosen before the

@@ -123,8 +123,8 @@ class Fa3Sampler {
                     std::vector<trace::Instr>& q, const KvCopies*& kv, std::vector<trace::Instr>& o);
   // Before the first replay: the set stride that keeps the run's counted lines within budget.
   void choose_set_stride();
-  // The DRAM, L2-miss, eviction and write-back counters of the skipped work from the replay
-  // instead of the fit.
+  // The DRAM, L2-miss, eviction, write-back and shadow-copy counters of the skipped work from the
+  // replay instead of the fit.
   void apply_replay(std::vector<double>& extra) const;
 
   const Fa3Plan& plan_;
