@@ -355,9 +355,11 @@ void L2Slice::register_stats(Stats& s, const std::string& prefix) {
   s.counter(prefix + ".read_misses", &c_.read_misses, "requests", "reads that needed DRAM");
   s.counter(prefix + ".mshr_merges", &c_.mshr_merges, "requests",
             "misses merged into an MSHR entry already fetching the line");
-  s.counter(prefix + ".probes", &c_.probes, "requests", "far-homed reads that probed this slice as the near mirror (RemoteCopy)");
+  s.counter(prefix + ".probes", &c_.probes, "requests",
+            "far-homed reads that probed this slice as the near mirror (RemoteCopy)");
   s.counter(prefix + ".shadow_hits", &c_.shadow_hits, "requests", "probes served by a shadow line");
-  s.counter(prefix + ".shadow_inserts", &c_.shadow_inserts, "lines", "shadow lines inserted by the RemoteCopy proxy");
+  s.counter(prefix + ".shadow_inserts", &c_.shadow_inserts, "lines",
+            "shadow lines inserted by the RemoteCopy proxy");
   s.counter(prefix + ".evictions", &c_.evictions, "lines", "valid lines evicted");
   s.counter(prefix + ".writebacks", &c_.writebacks, "lines", "dirty lines written back to DRAM");
   // A maximum, not a count: a sampled run does not extrapolate it (its peak is the detailed parts').

@@ -619,6 +619,43 @@ void Fa3Sampler::apply_replay(std::vector<double>& extra) const {
   if (rc.scale <= 0) return;
   const std::vector<std::string> names = stats_->counter_names();
   const std::vector<std::uint64_t> now = stats_->counter_values();
+  auto ends = [](const std::string& s, const std::string& x) {
+    return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+  };
+  auto starts = [](const std::string& s, const std::string& x) { return s.compare(0, x.size(), x) == 0; };
+  // A family of counters, one per channel or slice ("gpu.l2.slice[" i "].evictions"), and sums of
+  // their detailed counts and of their skipped work's.
+  using Members = std::vector<std::size_t>;
+  auto family = [&](const std::string& prefix, const std::string& suffix) {
+    Members m;
+    for (std::size_t i = 0; i < names.size() && i < extra.size(); ++i)
+      if (starts(names[i], prefix) && ends(names[i], suffix)) m.push_back(i);
+    return m;
+  };
+  auto detailed = [&](const Members& m) {
+    double s = 0;
+    for (std::size_t i : m) s += static_cast<double>(now[i]);
+    return s;
+  };
+  auto skipped = [&](const Members& m) {
+    double s = 0;
+    for (std::size_t i : m) s += std::max(0.0, extra[i]);
+    return s;
+  };
+  // The family's skipped work becomes `total`, split over its members as the fit split it (evenly
+  // where the fit saw none); returns each member's previous value.
+  auto spread = [&](const Members& m, double total) {
+    const double fitted = skipped(m);
+    std::vector<double> was(m.size());
+    for (std::size_t j = 0; j < m.size(); ++j) {
+      was[j] = extra[m[j]];
+      const double share = fitted > 0 ? std::max(0.0, was[j]) / fitted : 1.0 / static_cast<double>(m.size());
+      extra[m[j]] = total * share;
+    }
+    return was;
+  };
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < names.size(); ++i) index[names[i]] = i;
   struct Family {
     std::string prefix, suffix;
     double total;
@@ -631,34 +668,19 @@ void Fa3Sampler::apply_replay(std::vector<double>& extra) const {
       {"gpu.l2.slice[", "].evictions", rc.run_evictions, {}},
       {"gpu.l2.slice[", "].shadow_inserts", rc.run_shadow_inserts, {}},
   };
-  auto ends = [](const std::string& s, const std::string& x) {
-    return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
-  };
-  auto starts = [](const std::string& s, const std::string& x) { return s.compare(0, x.size(), x) == 0; };
-  std::map<std::string, std::size_t> index;
-  for (std::size_t i = 0; i < names.size(); ++i) index[names[i]] = i;
   for (const Family& f : fams) {
-    std::vector<std::size_t> members;
-    double fitted = 0, detailed = 0;
-    for (std::size_t i = 0; i < names.size() && i < extra.size(); ++i)
-      if (starts(names[i], f.prefix) && ends(names[i], f.suffix)) {
-        members.push_back(i);
-        fitted += std::max(0.0, extra[i]);
-        detailed += static_cast<double>(now[i]);
-      }
-    if (members.empty()) continue;
-    const double skipped = std::max(0.0, f.total - detailed);
-    for (std::size_t i : members) {
+    const Members m = family(f.prefix, f.suffix);
+    if (m.empty()) continue;
+    const std::vector<double> was = spread(m, std::max(0.0, f.total - detailed(m)));
+    for (std::size_t j = 0; j < m.size(); ++j) {
+      const std::size_t i = m[j];
       const std::string stem = names[i].substr(0, names[i].size() - f.suffix.size());
-      const double share = fitted > 0 ? std::max(0.0, extra[i]) / fitted : 1.0 / static_cast<double>(members.size());
-      const double was = extra[i];
-      extra[i] = skipped * share;
       for (const std::string& cs : f.companions) {
         const auto it = index.find(stem + cs);
         if (it == index.end() || it->second >= extra.size()) continue;
         double& x = extra[it->second];
-        if (was > 0) {
-          x = x * extra[i] / was;
+        if (was[j] > 0) {
+          x = x * extra[i] / was[j];
         } else {
           const double per = now[i] > 0 ? static_cast<double>(now[it->second]) / static_cast<double>(now[i]) : 0;
           x = extra[i] * per;
@@ -668,61 +690,24 @@ void Fa3Sampler::apply_replay(std::vector<double>& extra) const {
   }
   // Write-backs: each dirty line an L2 slice evicts is one DRAM write request (equal in detail, but
   // for those still in flight), and the fit over the windows over-counts them (bursts after every
-  // wake-up): the skipped work's are the replayed DRAM writes', in the detailed run's ratio, split
-  // over the slices as fitted.
-  double writes_now = 0, writes_extra = 0, wb_now = 0, wb_fit = 0;
-  std::vector<std::size_t> wb;
-  for (std::size_t i = 0; i < names.size() && i < extra.size(); ++i) {
-    if (starts(names[i], "gpu.dram.ch[") && ends(names[i], "].writes"))
-      writes_now += static_cast<double>(now[i]), writes_extra += extra[i];
-    if (starts(names[i], "gpu.l2.slice[") && ends(names[i], "].writebacks")) {
-      wb.push_back(i);
-      wb_now += static_cast<double>(now[i]);
-      wb_fit += std::max(0.0, extra[i]);
-    }
-  }
-  if (!wb.empty() && writes_now > 0) {
-    const double skipped_wb = writes_extra * wb_now / writes_now;
-    for (std::size_t i : wb)
-      extra[i] = skipped_wb * (wb_fit > 0 ? std::max(0.0, extra[i]) / wb_fit : 1.0 / static_cast<double>(wb.size()));
-  }
+  // wake-up): the skipped work's are the replayed DRAM writes', in the detailed run's ratio.
+  const Members wb = family("gpu.l2.slice[", "].writebacks"), writes = family("gpu.dram.ch[", "].writes");
+  if (!wb.empty() && detailed(writes) > 0) spread(wb, skipped(writes) * detailed(wb) / detailed(writes));
   // RemoteCopy probes are requests after the request coalescer (fitted, as the L2 requests: the
   // replay has no coalescer and would count every far read); the share of them a shadow copy
   // serves depends on the L2's contents: the replay's.
-  double probes_extra = 0, sh_fit = 0;
-  std::vector<std::size_t> sh;
-  for (std::size_t i = 0; i < names.size() && i < extra.size(); ++i) {
-    if (starts(names[i], "gpu.l2.slice[") && ends(names[i], "].probes")) probes_extra += std::max(0.0, extra[i]);
-    if (starts(names[i], "gpu.l2.slice[") && ends(names[i], "].shadow_hits"))
-      sh.push_back(i), sh_fit += std::max(0.0, extra[i]);
-  }
-  if (!sh.empty() && rc.run_probes > 0) {
-    const double skipped_sh = probes_extra * rc.run_shadow_hits / rc.run_probes;
-    for (std::size_t i : sh)
-      extra[i] = skipped_sh * (sh_fit > 0 ? std::max(0.0, extra[i]) / sh_fit : 1.0 / static_cast<double>(sh.size()));
-  }
+  const Members shadow_hits = family("gpu.l2.slice[", "].shadow_hits");
+  if (!shadow_hits.empty() && rc.run_probes > 0)
+    spread(shadow_hits, skipped(family("gpu.l2.slice[", "].probes")) * rc.run_shadow_hits / rc.run_probes);
   // Sectors served without DRAM: the sectors looked up (fitted: the request coalescer's merges
   // depend on timing) less those that needed DRAM, which are the replayed L2 read misses times the
   // detailed run's missed sectors per read miss. The fit alone, over a run's first windows, put the
   // 64K run's sector hit rate at 81% instead of 98%.
-  double sec_now = 0, sec_extra = 0, hit_now = 0, hit_fit = 0, rd_now = 0, rd_extra = 0;
-  std::vector<std::size_t> hits;
-  for (std::size_t i = 0; i < names.size() && i < extra.size(); ++i) {
-    if (starts(names[i], "gpu.l2.slice[") && ends(names[i], "].sectors"))
-      sec_now += static_cast<double>(now[i]), sec_extra += std::max(0.0, extra[i]);
-    if (starts(names[i], "gpu.l2.slice[") && ends(names[i], "].hit_sectors")) {
-      hits.push_back(i);
-      hit_now += static_cast<double>(now[i]);
-      hit_fit += std::max(0.0, extra[i]);
-    }
-    if (starts(names[i], "gpu.l2.slice[") && ends(names[i], "].read_misses"))
-      rd_now += static_cast<double>(now[i]), rd_extra += extra[i];
-  }
-  if (hits.empty() || rd_now <= 0) return;
-  const double missed_per_miss = (sec_now - hit_now) / rd_now;
-  const double skipped_hits = std::max(0.0, sec_extra - missed_per_miss * rd_extra);
-  for (std::size_t i : hits)
-    extra[i] = skipped_hits * (hit_fit > 0 ? std::max(0.0, extra[i]) / hit_fit : 1.0 / static_cast<double>(hits.size()));
+  const Members hits = family("gpu.l2.slice[", "].hit_sectors"), sectors = family("gpu.l2.slice[", "].sectors");
+  const Members misses = family("gpu.l2.slice[", "].read_misses");
+  if (hits.empty() || detailed(misses) <= 0) return;
+  const double missed_per_miss = (detailed(sectors) - detailed(hits)) / detailed(misses);
+  spread(hits, std::max(0.0, skipped(sectors) - missed_per_miss * skipped(misses)));
 }
 
 trace::SamplingReport Fa3Sampler::report() const {
