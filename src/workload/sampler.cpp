@@ -608,11 +608,12 @@ void Fa3Sampler::choose_set_stride() {
 }
 
 // Counter families the replay measures: the run's DRAM bytes read and written, L2 read misses,
-// evictions and RemoteCopy shadow inserts, estimated from the replay slices alone (their detailed counts plus what the replay counted,
-// scaled to all slices), become the family's totals. The skipped work's share is split over the
-// channels or slices, and carried to the family's companions (request counts), in the fit's
-// proportions; a family the fit saw nothing of is spread evenly, its companions at the detailed
-// run's ratio.
+// evictions and RemoteCopy shadow inserts, estimated from the replay slices alone (their detailed
+// counts plus what the replay counted, scaled to all slices), become the family's totals. The
+// skipped work's share is split over the channels or slices, and carried to the family's
+// companions (request counts), in the fit's proportions; a family the fit saw nothing of is spread
+// evenly, its companions at the detailed run's ratio. Then the counters derived from them
+// (write-backs, shadow hits, sectors served without DRAM).
 void Fa3Sampler::apply_replay(std::vector<double>& extra) const {
   if (!replay_ || !replayed_) return;
   const trace::CopyReplay::Counts rc = replay_->counts();
