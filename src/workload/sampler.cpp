@@ -320,14 +320,12 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   x.tile = ti;
   x.pos = tp;
   const double members = cluster_;
-  skipped_tiles_ += members * static_cast<double>(std::max<std::int64_t>(t_skip, 0));
   span_work_.back().tiles += members * static_cast<double>(std::max<std::int64_t>(t_skip, 0));
   span_work_.back().blocks += members * static_cast<double>(skipped);
   for (std::uint32_t c = leader; c < leader + cluster_ && c < ctas_; ++c) {
     left_[c] -= skipped;
     if (left_[c] <= 0) left_[c] = 0;
   }
-  skipped_blocks_ += members * static_cast<double>(skipped);
   skipped_cycles_ += members * d;
   // The consumers reach the cut a few blocks after the producer: margin before windows count again.
   awake_from_ = std::max(awake_from_, now + x.sleep + static_cast<Cycle>(4 * time_.a));
@@ -364,34 +362,40 @@ Cut Fa3Sampler::at(std::uint32_t cta, std::int64_t tile, std::int64_t pos) {
 // of the run (not only those before each span): memory counters are noisy per window (L2
 // write-backs come in bursts after the tile starts that evict dirty O lines) and the fit over
 // more windows averages that out.
+double Fa3Sampler::skipped_blocks() const {
+  double n = 0;
+  for (const SpanWork& sw : span_work_) n += sw.blocks;
+  return n;
+}
+
 void Fa3Sampler::finish(Cycle end, Stats& stats) {
   end_ = end;
-  if (skipped_blocks_ <= 0) return;
+  if (skipped_blocks() <= 0) return;
   refit();
   // Each span's skipped work at the rates of the detail periods on either side of it (the mean of
   // the two; the last span has only the one before): what a block adds to a counter drifts
   // through a run as the CTAs drift apart (the L2 request coalescer merges fewer of their
   // requests). A tile start's share comes from every window (a period holds few tile starts).
   std::vector<double> extra(counters_.size(), 0.0);
-  auto block_rate = [&](std::size_t k, std::size_t from, std::size_t to, double& rate) {
-    double sy = 0, sb = 0, st = 0;
-    for (std::size_t w = from; w < std::min(to, windows_.size()); ++w)
-      sy += windows_[w].delta[k], sb += windows_[w].blocks, st += windows_[w].tiles;
-    if (sb <= 0) return false;
-    rate = (sy - counters_[k].b * st) / sb;
-    return true;
-  };
+  // Every counter's per-block rate over the detail period before each span (empty: no blocks).
+  std::vector<std::vector<double>> rate(span_work_.size());
   for (std::size_t s = 0; s < span_work_.size(); ++s) {
-    const SpanWork& sw = span_work_[s];
+    double sb = 0, st = 0;
+    std::vector<double> sy(counters_.size(), 0.0);
+    for (std::size_t w = span_work_[s].from; w < std::min(span_work_[s].to, windows_.size()); ++w) {
+      sb += windows_[w].blocks, st += windows_[w].tiles;
+      for (std::size_t k = 0; k < counters_.size(); ++k) sy[k] += windows_[w].delta[k];
+    }
+    if (sb <= 0) continue;
+    rate[s].resize(counters_.size());
+    for (std::size_t k = 0; k < counters_.size(); ++k) rate[s][k] = (sy[k] - counters_[k].b * st) / sb;
+  }
+  for (std::size_t s = 0; s < span_work_.size(); ++s) {
+    const std::vector<double>* after = s + 1 < rate.size() && !rate[s + 1].empty() ? &rate[s + 1] : nullptr;
     for (std::size_t k = 0; k < counters_.size(); ++k) {
-      double before = 0, after = 0, a = counters_[k].a;
-      const bool hb = block_rate(k, sw.from, sw.to, before);
-      const bool ha = s + 1 < span_work_.size() && block_rate(k, span_work_[s + 1].from, span_work_[s + 1].to, after);
-      if (hb && ha)
-        a = 0.5 * (before + after);
-      else if (hb)
-        a = before;
-      extra[k] += std::max(0.0, a) * sw.blocks + counters_[k].b * sw.tiles;
+      double a = counters_[k].a;
+      if (!rate[s].empty()) a = after ? 0.5 * (rate[s][k] + (*after)[k]) : rate[s][k];
+      extra[k] += std::max(0.0, a) * span_work_[s].blocks + counters_[k].b * span_work_[s].tiles;
     }
   }
   apply_replay(extra);
@@ -598,7 +602,7 @@ void Fa3Sampler::choose_set_stride() {
   double bytes = 0;
   for (const trace::Instr& in : tmp) bytes += static_cast<double>(replay_->bytes(in));
   const double per_block = bytes / static_cast<double>(cluster_) / replay_->line_bytes();
-  double blocks = skipped_blocks_;  // this first span's, and what is left after it
+  double blocks = skipped_blocks();  // this first span's, and what is left after it
   for (std::int64_t l : left_) blocks += static_cast<double>(l);
   const double counted = blocks * per_block / rc.scale;
   std::uint32_t k = 1;
@@ -714,8 +718,9 @@ void Fa3Sampler::apply_replay(std::vector<double>& extra) const {
 trace::SamplingReport Fa3Sampler::report() const {
   trace::SamplingReport r;
   r.requested = p_.on;
-  r.sampled = skipped_blocks_ > 0;
-  r.detail_fraction = total_blocks_ > 0 ? 1.0 - skipped_blocks_ / total_blocks_ : 1.0;
+  const double skipped = skipped_blocks();
+  r.sampled = skipped > 0;
+  r.detail_fraction = total_blocks_ > 0 ? 1.0 - skipped / total_blocks_ : 1.0;
   r.spans = span_id_ + 1;
   r.check_errors = check_errors_;
   double ss = 0;

@@ -202,8 +202,9 @@ class Fa3Sampler {
     std::size_t from = 0, to = 0;
   };
   std::vector<SpanWork> span_work_;
-  // Skipped work, over all CTAs: blocks, tile starts, and CTA-cycles slept.
-  double total_blocks_ = 0, skipped_blocks_ = 0, skipped_tiles_ = 0, skipped_cycles_ = 0;
+  double skipped_blocks() const;  // over all spans and CTAs
+  // Blocks of the whole kernel, and CTA-cycles slept, over all CTAs.
+  double total_blocks_ = 0, skipped_cycles_ = 0;
   std::string why_detail_ = "the kernel ended before the sampler saw a steady state";
   Cycle end_ = 0;
 };
