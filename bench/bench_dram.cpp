@@ -86,7 +86,7 @@ class Source final : public Component, public DramClient {
     ++done_;
     e_.wake(this, now);
   }
-  void on_dram_retry(Cycle now) override {
+  void on_dram_retry(std::uint32_t, Cycle now) override {
     retry_ = true;
     e_.wake(this, now);
   }

@@ -21,7 +21,7 @@ namespace {
 class Probe final : public DramClient {
  public:
   void on_dram_response(const DramReq&, Cycle now) override { done_at = now; }
-  void on_dram_retry(Cycle) override {}
+  void on_dram_retry(std::uint32_t, Cycle) override {}
   Cycle done_at = kNever;
 };
 

@@ -62,7 +62,7 @@ class Hierarchy final : public MemorySystem,
 
   void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;
   void on_dram_response(const DramReq& r, Cycle now) override;
-  void on_dram_retry(Cycle now) override;
+  void on_dram_retry(std::uint32_t channel, Cycle now) override;
 
   // Inspection (tests, benchmarks).
   std::uint32_t home_slice(Addr line_addr) const {
@@ -119,7 +119,6 @@ class Hierarchy final : public MemorySystem,
   std::vector<std::uint8_t> retry_pending_;                  // per SM: a kRetry is scheduled
   // Requests refused by a full DRAM channel wait here, per channel, in order.
   std::vector<RingQueue<DramReq>> dram_wait_;
-  std::vector<std::uint32_t> dram_blocked_, retry_scratch_;  // channels with waiting requests
   std::uint64_t dram_refusals_ = 0;
   std::uint64_t in_flight_ = 0, accepted_ = 0, responses_ = 0;
   std::uint64_t refusals_credit_ = 0, refusals_port_ = 0;

@@ -1,6 +1,7 @@
 // Test double for the HBM model: every request is answered `latency` cycles after it was accepted;
 // each of `channels` channels (line index mod channels) holds at most `queue` requests in flight
-// and refuses beyond that, calling on_dram_retry the cycle after a slot frees.
+// and refuses beyond that, calling on_dram_retry(channel) the cycle after a slot of a channel that
+// refused frees.
 #pragma once
 #include <bit>
 #include <vector>
@@ -15,13 +16,14 @@ class FakeDram final : public Dram, public EventTarget {
  public:
   FakeDram(Engine& e, DramClient* c, Cycle latency, std::uint32_t channels = 8,
            std::uint32_t queue = 1u << 30)
-      : e_(e), c_(c), latency_(latency), queue_(queue), used_(channels, 0) {}
+      : e_(e), c_(c), latency_(latency), queue_(queue), used_(channels, 0), refused_(channels, 0) {}
 
   bool try_enqueue(const DramReq& r, Cycle now) override {
-    std::uint32_t& u = used_[channel_of(r.line)];
+    const std::uint32_t ch = channel_of(r.line);
+    std::uint32_t& u = used_[ch];
     if (u >= queue_) {
       ++refusals;
-      refused_ = true;
+      refused_[ch] = 1;
       return false;
     }
     ++u;
@@ -34,15 +36,16 @@ class FakeDram final : public Dram, public EventTarget {
   }
   void on_event(std::uint32_t tag, const Payload& p, Cycle now) override {
     if (tag == 1) {
-      c_->on_dram_retry(now);
+      c_->on_dram_retry(p.as<std::uint32_t>(), now);
       return;
     }
     const DramReq r = p.as<DramReq>();
-    --used_[channel_of(r.line)];
+    const std::uint32_t ch = channel_of(r.line);
+    --used_[ch];
     --in_flight_;
-    if (refused_) {
-      refused_ = false;
-      e_.send(this, 1, Payload::of(0), now + 1);
+    if (refused_[ch]) {
+      refused_[ch] = 0;
+      e_.send(this, 1, Payload::of(ch), now + 1);
     }
     c_->on_dram_response(r, now);
   }
@@ -67,7 +70,7 @@ class FakeDram final : public Dram, public EventTarget {
   std::uint32_t queue_;
   std::vector<std::uint32_t> used_;
   std::uint64_t in_flight_ = 0;
-  bool refused_ = false;
+  std::vector<std::uint8_t> refused_;  // per channel: refused since its last freed slot
 };
 
 }  // namespace simfa::mem::test

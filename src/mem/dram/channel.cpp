@@ -241,7 +241,7 @@ void Channel::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
     --in_flight_;
     client_->on_dram_response(p.as<DramReq>(), now);
   } else {
-    client_->on_dram_retry(now);
+    client_->on_dram_retry(p.as<std::uint32_t>(), now);
   }
 }
 

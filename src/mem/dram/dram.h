@@ -3,9 +3,10 @@
 // Contract (all cycles are CORE cycles, `gpu.clock`; the DRAM runs its own command clock inside):
 //  - try_enqueue(r, now) offers one line request (a read, or a write carrying its data). It returns
 //    false when the queue of the pseudo-channel that `r.line` maps to is full; the DRAM then calls
-//    DramClient::on_dram_retry() at a later cycle, at least once after every refusal, when that
-//    queue has room again (the client simply offers its pending requests again). A refusal changes
-//    nothing else.
+//    DramClient::on_dram_retry(channel) at a later cycle, at least once after every refusal, when
+//    that queue has room again, naming the channel whose queue it is (the client offers that
+//    channel's pending requests again; channels that did not call have no new room). A refusal
+//    changes nothing else.
 //  - Every accepted request gets exactly one DramClient::on_dram_response(r, t) with the record
 //    unchanged, at a cycle t >= now + 1: for a read when its data has crossed back to the L2 side,
 //    for a write when its data has been written into the bank. Responses are never refused.
@@ -47,7 +48,8 @@ class DramClient {
  public:
   virtual ~DramClient() = default;
   virtual void on_dram_response(const DramReq& r, Cycle now) = 0;  // read data back / write done
-  virtual void on_dram_retry(Cycle now) = 0;  // some refused queue has room again
+  // A queue of `channel` (channel_of) that refused a request has room again.
+  virtual void on_dram_retry(std::uint32_t channel, Cycle now) = 0;
 };
 
 class Dram {

@@ -77,7 +77,7 @@ class Driver final : public Component, public DramClient {
     return kNever;
   }
   void on_dram_response(const DramReq& r, Cycle now) override { responses.push_back({r, now}); }
-  void on_dram_retry(Cycle now) override {
+  void on_dram_retry(std::uint32_t, Cycle now) override {
     ++retries;
     if (blocked_) {
       blocked_ = false;
@@ -162,7 +162,7 @@ class Streamer final : public Component, public DramClient {
     last_response = now;
     engine_.wake(this, now);
   }
-  void on_dram_retry(Cycle now) override {
+  void on_dram_retry(std::uint32_t, Cycle now) override {
     retry_ = true;
     engine_.wake(this, now);
   }
