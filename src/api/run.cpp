@@ -278,6 +278,8 @@ nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
                    {"error_estimate", r.sampling.error_estimate},
                    {"spans", r.sampling.spans},
                    {"check_errors", r.sampling.check_errors},
+                   {"l2_sectors_per_block", r.sampling.l2_sectors_per_block},
+                   {"warning", r.sampling.warning},
                    {"replay", {{"lines", r.sampling.replay_lines},
                                {"set_stride", r.sampling.replay_set_stride},
                                {"dram_read_bytes", r.sampling.replay_read_bytes},

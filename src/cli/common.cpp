@@ -88,6 +88,7 @@ std::string run_summary(const RunResult& r, int num_sms) {
   s += fmt::format("issue slots used  {:.1f}%\n", frac(total("issue_cycles")));
   s += fmt::format("simulation        {:.3f} s wall, {:.0f} simulated cycles/s; {}\n", r.sim_wall_s,
                    r.sim_cycles_per_s, r.sampling.note.empty() ? "full detail" : r.sampling.note);
+  if (!r.sampling.warning.empty()) s += fmt::format("sampling warning  {}\n", r.sampling.warning);
   return s;
 }
 

@@ -30,6 +30,10 @@ struct SamplingReport {
   // DRAM bytes read and written they measured, scaled to the whole L2 (0 without replay).
   double replay_lines = 0, replay_read_bytes = 0, replay_write_bytes = 0;
   std::uint32_t replay_set_stride = 1;  // the replay slices counted every this-many-th set
+  // L2 sectors a KV block requested in each detail period before a span, in run order, and, when
+  // they rose by more than sample.drift_warning, why the sampled L2 traffic is likely low.
+  std::vector<double> l2_sectors_per_block;
+  std::string warning;
 };
 
 // Sampled simulation's span replay (docs/sampling.md): a source that fast-forwards hands the TMA

@@ -27,6 +27,7 @@ SampleParams SampleParams::from_config(const Config& cfg) {
   p.tail_blocks = static_cast<int>(cfg.i("sample.tail_blocks"));
   p.min_skip_blocks = static_cast<int>(cfg.i("sample.min_skip_blocks"));
   p.tolerance = cfg.f("sample.tolerance");
+  p.drift_warning = cfg.f("sample.drift_warning");
   p.replay_lines = cfg.f("sample.replay_lines");
   p.l2_bytes = static_cast<double>(cfg.u("mem.l2.size"));
   return p;
@@ -398,6 +399,14 @@ void Fa3Sampler::finish(Cycle end, Stats& stats) {
       extra[k] += std::max(0.0, a) * span_work_[s].blocks + counters_[k].b * span_work_[s].tiles;
     }
   }
+  const std::vector<std::string> names = stats.counter_names();
+  for (const std::vector<double>& r : rate) {
+    if (r.empty()) continue;
+    double l2 = 0;
+    for (std::size_t i = 0; i < names.size() && i < r.size(); ++i)
+      if (names[i].starts_with("gpu.l2.slice[") && names[i].ends_with("].sectors")) l2 += r[i];
+    l2_per_block_.push_back(l2);
+  }
   apply_replay(extra);
   stats.add_to_counters(extra);
 }
@@ -734,6 +743,17 @@ trace::SamplingReport Fa3Sampler::report() const {
     r.replay_set_stride = set_stride_;
     r.replay_read_bytes = rc.read_bytes;
     r.replay_write_bytes = rc.write_bytes;
+  }
+  r.l2_sectors_per_block = l2_per_block_;
+  if (l2_per_block_.size() >= 2 && l2_per_block_.front() > 0) {
+    const double rise = l2_per_block_.back() / l2_per_block_.front() - 1;
+    if (rise > p_.drift_warning)
+      r.warning = fmt::format(
+          "the L2 sectors a KV block requests rose {:.0f}% from the first detail period to the last, the "
+          "sign of CTAs that share K/V drifting apart, which fast-forward spans do not follow: the "
+          "sampled L2 request bytes and MSHR merges are then low (16-31% on such shapes of "
+          "docs/sampling.md's table; sample.mode=off simulates every block)",
+          100 * rise);
   }
   if (!p_.on) {
     r.note = "full detail";

@@ -41,6 +41,7 @@ struct SampleParams {
   int tail_blocks = 16;     // blocks at the end of every CTA that always run in detail
   int min_skip_blocks = 16; // a span shorter than this (per CTA) is not worth taking
   double tolerance = 0.01;
+  double drift_warning = 0.05;  // rise of L2 sectors per block over the detail periods that is reported
   double replay_lines = 2e7;  // span replay: counted lines above which only some sets count
   double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays
   static SampleParams from_config(const Config& cfg);
@@ -202,6 +203,9 @@ class Fa3Sampler {
     std::size_t from = 0, to = 0;
   };
   std::vector<SpanWork> span_work_;
+  // L2 sectors a KV block requests (net of tile starts), over each detail period before a span
+  // (finish): their rise tells the CTAs drift apart (docs/sampling.md "Limits").
+  std::vector<double> l2_per_block_;
   double skipped_blocks() const;  // over all spans and CTAs
   // Blocks of the whole kernel, and CTA-cycles slept, over all CTAs.
   double total_blocks_ = 0, skipped_cycles_ = 0;

@@ -167,5 +167,28 @@ TEST(Sampling, SetSamplingCountsWhatEverySetCounts) {
   EXPECT_LT(rel(y.latency_us, x.latency_us), 0.005);
 }
 
+// CTAs that share K/V (here the four query heads of a KV head, and the m-blocks of each) start in
+// lock-step and drift apart in the real run, so that fewer of their requests merge; a span keeps
+// them where they were. The report shows the L2 sectors per block rising over the detail periods
+// and warns that the sampled L2 traffic is low, as it is; a kernel whose traffic per block holds
+// (cluster multicast, no GQA) gets no warning.
+TEST(Sampling, WarnsWhenTheL2TrafficPerBlockRises) {
+  const Pair p = run_both(shape(4096, 4096, 2, 4, 64), small_grid({}));
+  const trace::SamplingReport& r = p.sampled.sampling;
+  ASSERT_TRUE(r.sampled) << r.note;
+  ASSERT_GE(r.l2_sectors_per_block.size(), 2u);
+  EXPECT_GT(r.l2_sectors_per_block.back(), 1.05 * r.l2_sectors_per_block.front());
+  EXPECT_NE(r.warning.find("L2 request bytes"), std::string::npos) << r.warning;
+  EXPECT_GT(p.full.stat("lts__t_bytes.sum"), 1.05 * p.sampled.stat("lts__t_bytes.sum"));  // 7% here
+  EXPECT_TRUE(p.full.sampling.warning.empty());
+
+  const Config on = make_config("h100", small_grid({"sample.mode=on"}));
+  Fa3Source steady(shape(8192, 8192, 4, 1, 128), on, 132);
+  const RunResult y = run_trace(steady, on);
+  ASSERT_TRUE(y.sampling.sampled) << y.sampling.note;
+  ASSERT_GE(y.sampling.l2_sectors_per_block.size(), 2u);
+  EXPECT_TRUE(y.sampling.warning.empty()) << y.sampling.warning;
+}
+
 }  // namespace
 }  // namespace simfa::workload
