@@ -173,6 +173,7 @@ Row evaluate_point(const std::string& study, const Point& p, const EvalOptions& 
           if (pu.contains(name)) row[col] = pu[name];
       }
       row["sampled"] = r.sampling.sampled ? 1 : 0;
+      if (!r.sampling.warning.empty()) warnings.push_back("simulate: sampling: " + r.sampling.warning);
       doc["simulate"] = std::move(j);
     }
     if (p.analyze) {

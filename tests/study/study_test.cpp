@@ -265,6 +265,34 @@ seqlen = 512
   EXPECT_TRUE(bad["latency_us"].is_null());
 }
 
+// A sampled point's warning (docs/sampling.md step 9) reaches its row's message: here a 16-CTA
+// grid whose CTAs drift apart (Sampling.WarnsWhenTheL2TrafficPerBlockRises has the same grid).
+TEST(Point, ASampledPointsWarningIsInItsMessage) {
+  const Study s = parse_study_text(R"(
+name = "drift"
+gpus = "h100"
+run = "simulate"
+[shape]
+model = "none"
+seqlen = 4096
+heads_kv = 2
+group = 4
+head_dim = 64
+[set]
+"sample.mode" = "on"
+"fa3.grid" = 16
+"sample.window_blocks" = 4
+"sample.min_windows" = 3
+"sample.checks" = 2
+"sample.tail_blocks" = 8
+"sample.min_skip_blocks" = 8
+)", "s.toml");
+  const Row row = evaluate_point(s.name, expand(s)[0]);
+  EXPECT_EQ(row["status"], "ok") << row["message"];
+  EXPECT_EQ(row["sampled"], 1);
+  EXPECT_NE(row["message"].get<std::string>().find("simulate: sampling: "), std::string::npos) << row["message"];
+}
+
 // One file per test (ctest -j runs the ResultsDb tests at once in separate processes: a shared
 // name let one test delete the other's database, "disk I/O error").
 struct TempDb {
