@@ -35,10 +35,10 @@ void register_workload_params(ParamRegistry& r) {
   r.add({"sample.check_windows", T::Int, "2", "windows",
          "windows per check point", "docs/sampling.md (method parameter)", 1, 1000, {}});
   r.add({"sample.drift_warning", T::Float, "0.05", "fraction",
-         "the report warns that L2 request bytes (and MSHR merges) are likely low when the L2 sectors a "
+         "the report warns that L2 request bytes are likely low (and MSHR merges high) when the L2 sectors a "
          "KV block requests rise by more than this fraction from the first detail period to the last "
          "(the CTAs drift apart, which fast-forward spans do not follow)",
-         "docs/sampling.md 'Limits' (method parameter: on the accuracy set the rise is 11-46% where L2 "
+         "docs/sampling.md 'Limits' (method parameter: on the accuracy set the rise is 11.5-46% where L2 "
          "bytes are 16-31% low, and at most 0.9% elsewhere)", 0.0001, 100, {}});
   r.add({"sample.tail_blocks", T::Int, "16", "blocks",
          "KV blocks at the end of every CTA that always run in detail (the kernel's tail)",

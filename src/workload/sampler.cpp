@@ -751,8 +751,8 @@ trace::SamplingReport Fa3Sampler::report() const {
       r.warning = fmt::format(
           "the L2 sectors a KV block requests rose {:.0f}% from the first detail period to the last, the "
           "sign of CTAs that share K/V drifting apart, which fast-forward spans do not follow: the "
-          "sampled L2 request bytes and MSHR merges are then low (16-31% on such shapes of "
-          "docs/sampling.md's table; sample.mode=off simulates every block)",
+          "sampled L2 request bytes are then low (16-31% on such shapes of docs/sampling.md's table) "
+          "and MSHR merges high; sample.mode=off simulates every block",
           100 * rise);
   }
   if (!p_.on) {
