@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -15,6 +17,19 @@
 #include "workload/programs.h"
 
 namespace simfa::workload {
+namespace {
+
+// Indices (below `n`) of a family of counters, one per channel or slice: the names that start with
+// `prefix` and end with `suffix` ("gpu.l2.slice[" i "].evictions").
+std::vector<std::size_t> counter_family(const std::vector<std::string>& names, std::size_t n, std::string_view prefix,
+                                        std::string_view suffix) {
+  std::vector<std::size_t> m;
+  for (std::size_t i = 0; i < names.size() && i < n; ++i)
+    if (names[i].starts_with(prefix) && names[i].ends_with(suffix)) m.push_back(i);
+  return m;
+}
+
+}  // namespace
 
 SampleParams SampleParams::from_config(const Config& cfg) {
   SampleParams p;
@@ -399,13 +414,12 @@ void Fa3Sampler::finish(Cycle end, Stats& stats) {
       extra[k] += std::max(0.0, a) * span_work_[s].blocks + counters_[k].b * span_work_[s].tiles;
     }
   }
-  const std::vector<std::string> names = stats.counter_names();
+  const std::vector<std::size_t> l2 = counter_family(stats.counter_names(), counters_.size(), "gpu.l2.slice[", "].sectors");
   for (const std::vector<double>& r : rate) {
     if (r.empty()) continue;
-    double l2 = 0;
-    for (std::size_t i = 0; i < names.size() && i < r.size(); ++i)
-      if (names[i].starts_with("gpu.l2.slice[") && names[i].ends_with("].sectors")) l2 += r[i];
-    l2_per_block_.push_back(l2);
+    double sum = 0;
+    for (std::size_t i : l2) sum += r[i];
+    l2_per_block_.push_back(sum);
   }
   apply_replay(extra);
   stats.add_to_counters(extra);
@@ -633,18 +647,11 @@ void Fa3Sampler::apply_replay(std::vector<double>& extra) const {
   if (rc.scale <= 0) return;
   const std::vector<std::string> names = stats_->counter_names();
   const std::vector<std::uint64_t> now = stats_->counter_values();
-  auto ends = [](const std::string& s, const std::string& x) {
-    return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
-  };
-  auto starts = [](const std::string& s, const std::string& x) { return s.compare(0, x.size(), x) == 0; };
-  // A family of counters, one per channel or slice ("gpu.l2.slice[" i "].evictions"), and sums of
-  // their detailed counts and of their skipped work's.
+  // A family of counters (counter_family), and sums of their detailed counts and of their skipped
+  // work's.
   using Members = std::vector<std::size_t>;
-  auto family = [&](const std::string& prefix, const std::string& suffix) {
-    Members m;
-    for (std::size_t i = 0; i < names.size() && i < extra.size(); ++i)
-      if (starts(names[i], prefix) && ends(names[i], suffix)) m.push_back(i);
-    return m;
+  auto family = [&](std::string_view prefix, std::string_view suffix) {
+    return counter_family(names, extra.size(), prefix, suffix);
   };
   auto detailed = [&](const Members& m) {
     double s = 0;
@@ -751,8 +758,8 @@ trace::SamplingReport Fa3Sampler::report() const {
       r.warning = fmt::format(
           "the L2 sectors a KV block requests rose {:.0f}% from the first detail period to the last, the "
           "sign of CTAs that share K/V drifting apart, which fast-forward spans do not follow: the "
-          "sampled L2 request bytes are then low (16-31% on such shapes of docs/sampling.md's table) "
-          "and MSHR merges high; sample.mode=off simulates every block",
+          "sampled L2 request bytes are then low and MSHR merges high (docs/sampling.md, step 9 and "
+          "\"Limits\"); sample.mode=off simulates every block",
           100 * rise);
   }
   if (!p_.on) {
