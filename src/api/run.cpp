@@ -137,6 +137,7 @@ class MemReplay final : public trace::CopyReplay {
     const bool copy = in.op == trace::Op::TMA_TENSOR || in.op == trace::Op::TMA_BULK || in.op == trace::Op::TMA_STORE;
     return copy ? core::copy_bytes(k_, in) : 0;
   }
+  double dram_peak_bytes_per_cycle() const override { return mem_.dram_peak_bytes_per_cycle(); }
   void replay(const trace::Instr& in, std::uint32_t cta, bool warm) override {
     using trace::Op;
     if (in.op != Op::TMA_TENSOR && in.op != Op::TMA_BULK && in.op != Op::TMA_STORE) return;
@@ -279,6 +280,7 @@ nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
                    {"spans", r.sampling.spans},
                    {"check_errors", r.sampling.check_errors},
                    {"l2_sectors_per_block", r.sampling.l2_sectors_per_block},
+                   {"drift_bounds", r.sampling.drift_bounds},
                    {"warning", r.sampling.warning},
                    {"replay", {{"lines", r.sampling.replay_lines},
                                {"set_stride", r.sampling.replay_set_stride},

@@ -58,6 +58,7 @@ class Hierarchy final : public MemorySystem,
   }
   void set_replay_set_stride(std::uint32_t k) override;
   double replay_sets() const override;
+  double dram_peak_bytes_per_cycle() const override { return dram_->peak_bytes_per_core_cycle(); }
   std::uint32_t line_bytes() const override { return p_.line_bytes; }
 
   void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;

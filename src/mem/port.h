@@ -61,6 +61,9 @@ class MemorySystem {
   // Requests accepted and not yet answered (conservation checks and the end of a run).
   virtual std::uint64_t in_flight() const = 0;
   virtual std::uint32_t line_bytes() const = 0;
+  // Peak DRAM data bandwidth in bytes per core cycle (0: the model has no DRAM). Sampled
+  // simulation bounds how far apart its spans let the CTAs drift with it (docs/sampling.md step 4).
+  virtual double dram_peak_bytes_per_cycle() const { return 0; }
   // Sampled simulation's functional warming (docs/sampling.md): the line is placed in the cache
   // as the skipped work would have left it (sectors valid, dirty when written), without time,
   // traffic or statistics; what it evicts is dropped (its write-back is part of the extrapolated

@@ -34,6 +34,9 @@ struct SamplingReport {
   // they rose by more than sample.drift_warning, why the sampled L2 traffic is likely low.
   std::vector<double> l2_sectors_per_block;
   std::string warning;
+  // Per span: how far (cycles) its cuts let a cluster's wake-up drift from the others' (sample.drift:
+  // the DRAM burst of the tile starts), 0 where it did not.
+  std::vector<double> drift_bounds;
 };
 
 // Sampled simulation's span replay (docs/sampling.md): a source that fast-forwards hands the TMA
@@ -47,6 +50,8 @@ class CopyReplay {
   // `warm` false: its lines run through the replay slices and are counted; true: the other
   // slices take them as functional warming.
   virtual void replay(const Instr& copy, std::uint32_t cta, bool warm) = 0;
+  // The memory system's peak DRAM bandwidth, bytes per core cycle (0: no DRAM model).
+  virtual double dram_peak_bytes_per_cycle() const { return 0; }
   // A copy that recurs (the span replay's K/V copies come once per CTA of their head and per
   // tile): prepare() expands it once and keeps the lines the replay slices count; replay_prepared()
   // then does what replay(copy, cta, false) would, without expanding or looking it up again. Ids

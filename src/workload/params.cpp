@@ -34,12 +34,20 @@ void register_workload_params(ParamRegistry& r) {
          "docs/sampling.md (method parameter)", 0, 1000, {}});
   r.add({"sample.check_windows", T::Int, "2", "windows",
          "windows per check point", "docs/sampling.md (method parameter)", 1, 1000, {}});
+  r.add({"sample.drift", T::Bool, "true", "",
+         "fast-forward spans let the CTAs drift apart as measured: each cluster's wake-up moves by the span's "
+         "time times its pace in the latest detail period (relative to all CTAs), bounded by the DRAM burst "
+         "of the tile starts, when that burst is longer than mem.lrc.window (false: every cluster skips the same "
+         "time and keeps its offset)",
+         "docs/sampling.md step 4 (method choice: the full-detail runs' offsets between CTAs that share K/V "
+         "grow while a late CTA queues behind the tile starts' DRAM reads, and stop at about that burst)",
+         0, 0, {}});
   r.add({"sample.drift_warning", T::Float, "0.05", "fraction",
-         "the report warns that L2 request bytes are likely low (and MSHR merges high) when the L2 sectors a "
-         "KV block requests rise by more than this fraction from the first detail period to the last "
-         "(the CTAs drift apart, which fast-forward spans do not follow)",
-         "docs/sampling.md 'Limits' (method parameter: on the accuracy set the rise is 11.5-46% where L2 "
-         "bytes are 16-31% low, and at most 0.9% elsewhere)", 0.0001, 100, {}});
+         "the report warns that L2 request bytes may be off, mostly low (and MSHR merges high), when the L2 "
+         "sectors a KV block requests rise by more than this fraction from the first detail period to the "
+         "last (the CTAs drift apart, which fast-forward spans follow only within sample.drift's bound)",
+         "docs/sampling.md step 9 (method parameter: on the accuracy set the rise is 8.6-71% where CTAs "
+         "drift, with L2 bytes from -32% to +1.8%, and -0.5% to +1.0% elsewhere)", 0.0001, 100, {}});
   r.add({"sample.tail_blocks", T::Int, "16", "blocks",
          "KV blocks at the end of every CTA that always run in detail (the kernel's tail)",
          "docs/sampling.md (method parameter)", 1, 1000000000, {}});

@@ -42,7 +42,9 @@ SampleParams SampleParams::from_config(const Config& cfg) {
   p.tail_blocks = static_cast<int>(cfg.i("sample.tail_blocks"));
   p.min_skip_blocks = static_cast<int>(cfg.i("sample.min_skip_blocks"));
   p.tolerance = cfg.f("sample.tolerance");
+  p.drift = cfg.b("sample.drift");
   p.drift_warning = cfg.f("sample.drift_warning");
+  p.lock_window = cfg.b("mem.lrc.enabled") ? static_cast<double>(cfg.u("mem.lrc.window")) : 0.0;
   p.replay_lines = cfg.f("sample.replay_lines");
   p.l2_bytes = static_cast<double>(cfg.u("mem.l2.size"));
   return p;
@@ -67,6 +69,8 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   }
   clusters_.resize((ctas_ + cluster_ - 1) / cluster_);
   kv_cursor_.assign(ctas_, KvCursor{});
+  pace_.assign(ctas_, Pace{});
+  shift_.assign(clusters_.size(), 0.0);
   const double tile_bytes = static_cast<double>(k.tile_m) * k.head_dim * (k.elem_bytes + k.out_bytes);
   warm_tiles_ = static_cast<std::uint64_t>(std::ceil(p_.l2_bytes / (tile_bytes * std::max<std::uint32_t>(ctas_, 1))));
   warm_tiles_ = std::max<std::uint64_t>(warm_tiles_, 1);
@@ -80,6 +84,8 @@ void Fa3Sampler::attach(const Engine& engine, Stats& stats, trace::CopyReplay* r
   stats_ = &stats;
   replay_ = replay;
   counters_.assign(stats.counter_values().size(), Fit{});
+  dram_peak_ = replay ? replay->dram_peak_bytes_per_cycle() : 0;
+  dram_reads_ = counter_family(stats.counter_names(), counters_.size(), "gpu.dram.ch[", "].read_bytes");
 }
 
 Cycle Fa3Sampler::now() const { return engine_->now(); }
@@ -218,6 +224,7 @@ void Fa3Sampler::maybe_start_span(Cycle now) {
   for (std::uint32_t c = 0; c < ctas_; c += cluster_) span_active_ += left_[c] > 0;
   span_start_ = now;
   span_end_ = now + static_cast<Cycle>(span);
+  plan_drift();
   phase_ = Phase::Span;
 }
 
@@ -265,6 +272,7 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
     if (limited_) {
       phase_ = Phase::Detail;
       recent_from_ = windows_.size();
+      reset_pace();
       discard_ = 1;  // the pipelines refill after the sleep
     } else if (checks_left_ > 0) {
       --checks_left_;
@@ -272,12 +280,24 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
       check_seen_ = 0;
       check_meas_ = check_pred_ = 0;
       recent_from_ = windows_.size();
+      reset_pace();
       discard_ = 1;  // the pipelines refill after the sleep
     } else {
       phase_ = Phase::Done;
     }
   }
   account(t);
+  if ((phase_ == Phase::Detail || phase_ == Phase::Check) && t >= awake_from_) {
+    Pace& pc = pace_[cta];
+    if (pc.seen) {
+      pc.blocks += 1;
+      pc.tiles += tile_start ? 1 : 0;
+    } else {
+      pc.seen = true;
+      pc.first = t;
+    }
+    pc.last = t;
+  }
   // Windows run from one mark to a later one and count the marks after the first: the CTAs start
   // their blocks in bunches, and a window that counted its opening mark too would see one bunch
   // more than the time it spans.
@@ -332,7 +352,16 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   const std::int64_t t_skip = starts - ((tp > 0 && (ti != tile || pos == 0)) ? 1 : 0);
   const double d = time_.a * static_cast<double>(skipped) + time_.b * static_cast<double>(std::max<std::int64_t>(t_skip, 0));
   x.cut = true;
-  x.sleep = static_cast<std::uint64_t>(std::llround(d));
+  // Drift: the cluster wakes as much later (earlier) as its pace says it falls behind (gets ahead)
+  // over the span, its shift summed over the spans held within the tile-start burst.
+  double sleep = d;
+  if (const double pace = cluster_pace(leader); pace > 0 && drift_bound_ > 0) {
+    double& sh = shift_[leader / cluster_];
+    const double next = std::clamp(sh + d * (pace - 1), -drift_bound_, drift_bound_);
+    sleep = std::max(0.0, d + next - sh);
+    sh = next;
+  }
+  x.sleep = static_cast<std::uint64_t>(std::llround(sleep));
   x.tile = ti;
   x.pos = tp;
   const double members = cluster_;
@@ -346,6 +375,48 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   // The consumers reach the cut a few blocks after the producer: margin before windows count again.
   awake_from_ = std::max(awake_from_, now + x.sleep + static_cast<Cycle>(4 * time_.a));
   return x;
+}
+
+void Fa3Sampler::reset_pace() {
+  for (Pace& p : pace_) p = Pace{};
+}
+
+double Fa3Sampler::cluster_pace(std::uint32_t leader) const {
+  if (pace_ref_ <= 0) return 0;
+  double meas = 0, pred = 0;
+  for (std::uint32_t c = leader; c < leader + cluster_ && c < ctas_; ++c) {
+    meas += static_cast<double>(pace_[c].last - pace_[c].first);
+    pred += time_.a * pace_[c].blocks + time_.b * pace_[c].tiles;
+  }
+  // At least half a window's blocks per CTA: a pace from a block or two is noise.
+  if (pred < 0.5 * time_.a * p_.window_blocks * cluster_) return 0;
+  return meas / pred / pace_ref_;
+}
+
+// The bound is the DRAM burst of a tile start: the bytes a tile start reads from DRAM (the fit's
+// tile-start term), times the CTAs that start tiles together, at the DRAM's peak bandwidth. A CTA
+// that comes late to the burst queues behind it and falls further behind; one that is later than
+// the whole burst no longer does (docs/sampling.md "Limits": on h800 D64 8K GQA 8x4 the full-detail
+// offsets grow and stop near 3,800 cycles; on a 16-CTA grid they stay near 200).
+void Fa3Sampler::plan_drift() {
+  drift_bound_ = 0;
+  pace_ref_ = 0;
+  if (p_.drift && dram_peak_ > 0) {
+    double tile_bytes = 0;
+    for (const std::size_t i : dram_reads_) tile_bytes += counters_[i].b;
+    drift_bound_ = std::max(0.0, tile_bytes * running_ / dram_peak_);
+    // A CTA that the burst delays by less than the coalescer's window still merges its requests
+    // into its SM-pair partner's in-flight ones and catches up with it (merged requests complete
+    // together): no drift then.
+    if (drift_bound_ <= p_.lock_window) drift_bound_ = 0;
+    double meas = 0, pred = 0;
+    for (const Pace& pc : pace_) {
+      meas += static_cast<double>(pc.last - pc.first);
+      pred += time_.a * pc.blocks + time_.b * pc.tiles;
+    }
+    if (pred > 0) pace_ref_ = meas / pred;
+  }
+  drift_bounds_.push_back(drift_bound_);
 }
 
 Cut Fa3Sampler::at(std::uint32_t cta, std::int64_t tile, std::int64_t pos) {
@@ -752,15 +823,16 @@ trace::SamplingReport Fa3Sampler::report() const {
     r.replay_write_bytes = rc.write_bytes;
   }
   r.l2_sectors_per_block = l2_per_block_;
+  r.drift_bounds = drift_bounds_;
   if (l2_per_block_.size() >= 2 && l2_per_block_.front() > 0) {
     const double rise = l2_per_block_.back() / l2_per_block_.front() - 1;
     if (rise > p_.drift_warning)
       r.warning = fmt::format(
           "the L2 sectors a KV block requests rose {:.0f}% from the first detail period to the last, the "
-          "sign of CTAs that share K/V drifting apart, which fast-forward spans do not follow: the "
-          "sampled L2 request bytes are then low and MSHR merges high (docs/sampling.md, step 9 and "
-          "\"Limits\"); sample.mode=off simulates every block",
-          100 * rise);
+          "sign of CTAs that share K/V drifting apart, which fast-forward spans follow only {}: the "
+          "sampled L2 request bytes may then be off, mostly low, and MSHR merges high (docs/sampling.md, "
+          "step 9 and \"Limits\"); sample.mode=off simulates every block",
+          100 * rise, p_.drift ? "up to the DRAM burst of the tile starts (sample.drift)" : "not at all (sample.drift=false)");
   }
   if (!p_.on) {
     r.note = "full detail";

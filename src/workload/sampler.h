@@ -41,7 +41,9 @@ struct SampleParams {
   int tail_blocks = 16;     // blocks at the end of every CTA that always run in detail
   int min_skip_blocks = 16; // a span shorter than this (per CTA) is not worth taking
   double tolerance = 0.01;
-  double drift_warning = 0.05;  // rise of L2 sectors per block over the detail periods that is reported
+  bool drift = true;          // spans follow each cluster's measured pace, within the tile-start burst
+  double drift_warning = 0.05;
+  double lock_window = 0;     // mem.lrc.window when the coalescer is on: offsets below it re-lock  // rise of L2 sectors per block over the detail periods that is reported
   double replay_lines = 2e7;  // span replay: counted lines above which only some sets count
   double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays
   static SampleParams from_config(const Config& cfg);
@@ -206,6 +208,27 @@ class Fa3Sampler {
   // L2 sectors a KV block requests (net of tile starts), over each detail period before a span
   // (finish): their rise tells the CTAs drift apart (docs/sampling.md "Limits").
   std::vector<double> l2_per_block_;
+  // Drift (sample.drift, docs/sampling.md step 4). Each CTA's block marks in the current detail
+  // period; each cluster's wake-up shift so far (cycles, within the span's bound of the uniform
+  // span); the bound of the current span and of every span.
+  struct Pace {
+    Cycle first = 0, last = 0;
+    double blocks = 0, tiles = 0;  // marks after the first, and the tile starts among them
+    bool seen = false;
+  };
+  std::vector<Pace> pace_;
+  std::vector<double> shift_;
+  double pace_ref_ = 0;  // measured over predicted time, over every CTA of the period
+  double drift_bound_ = 0;
+  std::vector<double> drift_bounds_;
+  double dram_peak_ = 0;                  // bytes per core cycle
+  std::vector<std::size_t> dram_reads_;   // counter indices of the channels' read bytes
+  void reset_pace();
+  // The cluster's measured time over the fit's prediction in the latest period, relative to
+  // pace_ref_; 0 when the period saw too little of it.
+  double cluster_pace(std::uint32_t leader) const;
+  // At a span start: pace_ref_ and drift_bound_.
+  void plan_drift();
   double skipped_blocks() const;  // over all spans and CTAs
   // Blocks of the whole kernel, and CTA-cycles slept, over all CTAs.
   double total_blocks_ = 0, skipped_cycles_ = 0;
