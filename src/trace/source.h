@@ -31,7 +31,7 @@ struct SamplingReport {
   double replay_lines = 0, replay_read_bytes = 0, replay_write_bytes = 0;
   std::uint32_t replay_set_stride = 1;  // the replay slices counted every this-many-th set
   // L2 sectors a KV block requested in each detail period before a span, in run order, and, when
-  // they rose by more than sample.drift_warning, why the sampled L2 traffic is likely low.
+  // they rose by more than sample.drift_warning, why the sampled L2 traffic may be off (mostly low).
   std::vector<double> l2_sectors_per_block;
   std::string warning;
   // Per span: how far (cycles) its cuts let a cluster's wake-up drift from the others' (sample.drift:
