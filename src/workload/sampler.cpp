@@ -384,11 +384,9 @@ void Fa3Sampler::reset_pace() {
 double Fa3Sampler::cluster_pace(std::uint32_t leader) const {
   if (pace_ref_ <= 0) return 0;
   double meas = 0, pred = 0;
-  for (std::uint32_t c = leader; c < leader + cluster_ && c < ctas_; ++c) {
-    meas += static_cast<double>(pace_[c].last - pace_[c].first);
-    pred += time_.a * pace_[c].blocks + time_.b * pace_[c].tiles;
-  }
-  // At least half a window's blocks per CTA: a pace from a block or two is noise.
+  for (std::uint32_t c = leader; c < leader + cluster_ && c < ctas_; ++c)
+    meas += pace_[c].measured(), pred += pace_[c].predicted(time_);
+  // Method choice: at least half a window's blocks per CTA (a pace from a block or two is noise).
   if (pred < 0.5 * time_.a * p_.window_blocks * cluster_) return 0;
   return meas / pred / pace_ref_;
 }
@@ -410,10 +408,7 @@ void Fa3Sampler::plan_drift() {
     // together): no drift then.
     if (drift_bound_ <= p_.lock_window) drift_bound_ = 0;
     double meas = 0, pred = 0;
-    for (const Pace& pc : pace_) {
-      meas += static_cast<double>(pc.last - pc.first);
-      pred += time_.a * pc.blocks + time_.b * pc.tiles;
-    }
+    for (const Pace& pc : pace_) meas += pc.measured(), pred += pc.predicted(time_);
     if (pred > 0) pace_ref_ = meas / pred;
   }
   drift_bounds_.push_back(drift_bound_);

@@ -42,8 +42,8 @@ struct SampleParams {
   int min_skip_blocks = 16; // a span shorter than this (per CTA) is not worth taking
   double tolerance = 0.01;
   bool drift = true;          // spans follow each cluster's measured pace, within the tile-start burst
-  double drift_warning = 0.05;
-  double lock_window = 0;     // mem.lrc.window when the coalescer is on: offsets below it re-lock  // rise of L2 sectors per block over the detail periods that is reported
+  double drift_warning = 0.05;  // rise of L2 sectors per block over the detail periods that is reported
+  double lock_window = 0;       // mem.lrc.window when the coalescer is on: offsets below it re-lock
   double replay_lines = 2e7;  // span replay: counted lines above which only some sets count
   double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays
   static SampleParams from_config(const Config& cfg);
@@ -215,6 +215,8 @@ class Fa3Sampler {
     Cycle first = 0, last = 0;
     double blocks = 0, tiles = 0;  // marks after the first, and the tile starts among them
     bool seen = false;
+    double measured() const { return static_cast<double>(last - first); }
+    double predicted(const Fit& f) const { return f.a * blocks + f.b * tiles; }
   };
   std::vector<Pace> pace_;
   std::vector<double> shift_;
