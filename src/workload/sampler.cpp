@@ -545,6 +545,24 @@ void Fa3Sampler::replay_span() {
       }
       ++tp;
     }
+  // The Q of each resumed tile that started inside the span: the real kernel loaded it there and
+  // the L2 still holds it at the span's end, so the warming below takes it, as the newest copies.
+  // The woken CTA loads that Q again in detail (its tile's prologue): the other slices then serve it
+  // instead of DRAM, where all the woken CTAs' Q loads would arrive at once, a burst (132 x 32 KiB
+  // on the default run) that the real kernel, whose tile starts are spread out, never has. The
+  // replay slices do not take it: there the load at the wake is the one that counts.
+  std::vector<std::pair<trace::Instr, std::uint32_t>> resumed;
+  for (std::size_t i = 0; i < nc; ++i) {
+    const SpanCut& c = span_cuts_[i];
+    if (c.end_pos <= 0 || block_index(c.leader, c.end_tile, 0) < first[i]) continue;
+    for (std::uint32_t cta = c.leader; cta < c.leader + cluster_ && cta < ctas_; ++cta) {
+      Tile t;
+      if (!plan_.sched.tile(cta, c.end_tile, t) || block_range(plan_.k, t.m_block).count() <= 0) continue;
+      q.clear();
+      plan_.em.load_q(q, t);
+      for (const trace::Instr& in : q) resumed.emplace_back(in, cta);
+    }
+  }
   // Warming: the span's last L2-capacity of distinct copies (a K/V tile that recurs across CTAs
   // and tiles counts once, at its last use), found walking back from the span's end, then warmed
   // oldest first. The copy that crosses the capacity is included.
@@ -562,6 +580,7 @@ void Fa3Sampler::replay_span() {
     bytes += b;
     full = bytes >= p_.l2_bytes;
   };
+  for (auto it = resumed.rbegin(); it != resumed.rend() && !full; ++it) take(it->first, it->second);
   for (std::size_t i = 0; i < nc; ++i)
     if (len[i] > 0) at[i] = block_at(span_cuts_[i].leader, first[i] + len[i] - 1);
   for (std::int64_t j = most - 1; j >= 0 && !full; --j)

@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "api/run.h"
+#include "workload/emitter.h"
 #include "workload/fa3_source.h"
 #include "workload_test_util.h"
 
@@ -171,6 +173,70 @@ TEST(Sampling, SetSamplingCountsWhatEverySetCounts) {
   EXPECT_LT(std::abs(y.stat("dram__bytes_write.sum") - x.stat("dram__bytes_write.sum")), 0.02 * o_bytes);
   // Timing sees the same L2 contents but for the warming of the replay slices' other sets.
   EXPECT_LT(rel(y.latency_us, x.latency_us), 0.005);
+}
+
+// A span that ends inside a tile leaves the CTA to run that tile's prologue again when it wakes,
+// Q load included; the real kernel loaded that Q at the tile's start, inside the span. So the
+// warming gives the other slices that Q (they serve the woken CTAs' loads instead of DRAM, where
+// all of them would arrive at once), while the replay slices do not count it: their detailed load
+// at the wake is the one that counts. Seen through a tap on the replay: Q copies that are warmed
+// but never counted, one set per CTA and span at most.
+class QTap final : public trace::CopyReplay {
+ public:
+  explicit QTap(trace::CopyReplay& in) : in_(in) {}
+  void replay(const trace::Instr& c, std::uint32_t cta, bool warm) override {
+    if (c.op == trace::Op::TMA_TENSOR && c.map == ids::kMapQ) (warm ? warmed : counted).insert(c.gmem);
+    in_.replay(c, cta, warm);
+  }
+  double dram_peak_bytes_per_cycle() const override { return in_.dram_peak_bytes_per_cycle(); }
+  std::uint32_t prepare(const trace::Instr& c) override { return in_.prepare(c); }
+  void replay_prepared(std::uint32_t id, std::uint32_t cta) override { in_.replay_prepared(id, cta); }
+  std::size_t prepared_lines() const override { return in_.prepared_lines(); }
+  void forget() override { in_.forget(); }
+  void quiet_until(Cycle t) override { in_.quiet_until(t); }
+  std::uint64_t bytes(const trace::Instr& c) const override { return in_.bytes(c); }
+  Counts counts() const override { return in_.counts(); }
+  void set_set_stride(std::uint32_t k) override { in_.set_set_stride(k); }
+  double replay_sets() const override { return in_.replay_sets(); }
+  std::uint32_t line_bytes() const override { return in_.line_bytes(); }
+  std::set<std::uint64_t> warmed, counted;
+
+ private:
+  trace::CopyReplay& in_;
+};
+
+class TapSource final : public trace::TraceSource {
+ public:
+  explicit TapSource(trace::TraceSource& in) : in_(in) {}
+  const trace::KernelInfo& kernel() const override { return in_.kernel(); }
+  std::uint32_t wgs_per_cta(std::uint32_t cta) const override { return in_.wgs_per_cta(cta); }
+  trace::CtaProgram open(std::uint32_t cta) override { return in_.open(cta); }
+  bool prevalidated() const override { return in_.prevalidated(); }
+  void run_started(const Engine& e, Stats& s, trace::CopyReplay* r) override {
+    if (r) tap_ = std::make_unique<QTap>(*r);
+    in_.run_started(e, s, tap_.get());
+  }
+  void run_finished(Cycle end, Stats& s) override { in_.run_finished(end, s); }
+  trace::SamplingReport sampling() const override { return in_.sampling(); }
+  std::unique_ptr<QTap> tap_;
+
+ private:
+  trace::TraceSource& in_;
+};
+
+TEST(Sampling, WokenCTAsFindTheQOfTheirResumedTileInTheL2) {
+  const Config on = make_config("h100", small_grid({"sample.mode=on"}));
+  Fa3Source src(shape(8192, 8192, 4, 1, 128), on, 132);
+  TapSource tap(src);
+  const RunResult r = run_trace(tap, on);
+  ASSERT_TRUE(r.sampling.sampled) << r.sampling.note;
+  ASSERT_TRUE(tap.tap_);
+  const QTap& t = *tap.tap_;
+  std::size_t warmed_only = 0;
+  for (std::uint64_t g : t.warmed) warmed_only += t.counted.count(g) == 0;
+  // 16 CTAs, 3 spans (sample.checks = 2), 2 slabs of a 128 x 128 FP16 Q tile per load at most.
+  EXPECT_GT(warmed_only, 0u);
+  EXPECT_LE(warmed_only, 16u * 3u * 2u);
 }
 
 // CTAs that share K/V (here the four query heads of a KV head, and the m-blocks of each) start in
