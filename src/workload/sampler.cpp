@@ -545,8 +545,8 @@ void Fa3Sampler::replay_span() {
       }
       ++tp;
     }
-  // The Q of each resumed tile that started inside the span: the real kernel loaded it there and
-  // the L2 still holds it at the span's end, so the warming below takes it, as the newest copies.
+  // The Q of each resumed tile that started inside the span: the real kernel loaded it there,
+  // within a tile of the span's end, so the warming below takes it with the newest copies.
   // The woken CTA loads that Q again in detail (its tile's prologue): the other slices then serve it
   // instead of DRAM, where all the woken CTAs' Q loads would arrive at once, a burst (132 x 32 KiB
   // on the default run) that the real kernel, whose tile starts are spread out, never has. The
