@@ -355,7 +355,7 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   // Drift: the cluster wakes as much later (earlier) as its pace says it falls behind (gets ahead)
   // over the span, its shift summed over the spans held within the tile-start burst.
   double sleep = d;
-  if (const double pace = cluster_pace(leader); pace > 0 && drift_bound_ > 0) {
+  if (const double pace = drift_bound_ > 0 ? cluster_pace(leader) : 0; pace > 0) {
     double& sh = shift_[leader / cluster_];
     const double next = std::clamp(sh + d * (pace - 1), -drift_bound_, drift_bound_);
     sleep = std::max(0.0, d + next - sh);

@@ -12,6 +12,7 @@
 
 #include "api/run.h"
 #include "workload/emitter.h"
+#include "workload/fa3_kernel.h"
 #include "workload/fa3_source.h"
 #include "workload_test_util.h"
 
@@ -226,7 +227,8 @@ class TapSource final : public trace::TraceSource {
 
 TEST(Sampling, WokenCTAsFindTheQOfTheirResumedTileInTheL2) {
   const Config on = make_config("h100", small_grid({"sample.mode=on"}));
-  Fa3Source src(shape(8192, 8192, 4, 1, 128), on, 132);
+  const spec::AttentionShape s = shape(8192, 8192, 4, 1, 128);
+  Fa3Source src(s, on, 132);
   TapSource tap(src);
   const RunResult r = run_trace(tap, on);
   ASSERT_TRUE(r.sampling.sampled) << r.sampling.note;
@@ -234,9 +236,12 @@ TEST(Sampling, WokenCTAsFindTheQOfTheirResumedTileInTheL2) {
   const QTap& t = *tap.tap_;
   std::size_t warmed_only = 0;
   for (std::uint64_t g : t.warmed) warmed_only += t.counted.count(g) == 0;
-  // 16 CTAs, 3 spans (sample.checks = 2), 2 slabs of a 128 x 128 FP16 Q tile per load at most.
+  // At most one Q load (its column slabs) per CTA and span.
+  const Fa3Kernel k = resolve_fa3(s, on, 132);
+  const auto slabs = static_cast<std::size_t>((s.head_dim + k.tma_cols - 1) / k.tma_cols);
+  const auto ctas = static_cast<std::size_t>(on.i("fa3.grid"));
   EXPECT_GT(warmed_only, 0u);
-  EXPECT_LE(warmed_only, 16u * 3u * 2u);
+  EXPECT_LE(warmed_only, ctas * static_cast<std::size_t>(r.sampling.spans) * slabs);
 }
 
 // CTAs that share K/V (here the four query heads of a KV head, and the m-blocks of each) start in
