@@ -57,12 +57,30 @@ bool Channel::try_enqueue(const DramReq& r, const DramCoord& c, std::uint64_t se
   e.bank = static_cast<std::uint8_t>(c.bank);
   e.bursts = e.bursts_left = static_cast<std::uint8_t>(bursts);
   q.push_back(e);
-  pc.dirty = true;
+  if (!pc.dirty && changes_pick(pc, r.write, c)) pc.dirty = true;
   ++in_flight_;
   const DCycle edge = clk_.last_edge(now) + 1;  // first edge at which the request is visible
   next_ = std::min(next_, edge);
   engine_.wake(this, clk_.to_core(edge));
   return true;
+}
+
+// Whether a request just queued can change what the last scan of its pseudo-channel decided (so
+// that it must look again). It cannot when it joins the queue being served behind an older
+// request of its bank in the same row state (hit, closed bank or conflict: the scan weighed that
+// one, and FR-FCFS takes the oldest of each), or joins the other queue without turning the drain
+// mode at the next look (a read while writes drain above the low watermark; a write while reads
+// wait, below the high watermark).
+bool Channel::changes_pick(const Pc& pc, bool write, const DramCoord& c) const {
+  if (write != pc.draining) {
+    if (write) return pc.rq_visible == 0 || pc.wq.size() >= p_.write_high;
+    return pc.wq_visible <= p_.write_low;
+  }
+  const std::uint32_t open = pc.timing.bank(c.bank).open_row;
+  const std::uint64_t seen = open == c.row    ? pc.cover_hit
+                             : open == kNoRow ? pc.cover_closed
+                                              : pc.cover_conflict;
+  return !(seen & (1ULL << c.bank));
 }
 
 Cycle Channel::tick(Cycle now) {
@@ -105,6 +123,7 @@ DCycle Channel::process(DCycle at, Cycle now) {
       next = std::min(next, pc.ready_at);
       continue;
     }
+    const bool changed = pc.dirty;
     pc.dirty = false;
     DCycle pc_next = kNeverD;
     // A fast-forward span of a sampled run (quiet_until): an idle pseudo-channel, its banks closed,
@@ -143,8 +162,32 @@ DCycle Channel::process(DCycle at, Cycle now) {
     }
     const std::vector<DramEntry>& q = pc.draining ? pc.wq : pc.rq;
     const std::size_t shown = pc.draining ? pc.wq_visible : pc.rq_visible;
-    const SchedView v{pc.timing, q, shown, pc.draining, pc.refresh.blocked(), p_.row_hit_cap};
-    const SchedPick s = sched_.pick(v, at);
+    const std::uint64_t blocked = pc.refresh.blocked();
+    const SchedView v{pc.timing, q, shown, pc.draining, blocked, p_.row_hit_cap};
+    SchedPick s;
+    if (!engine_.skip_idle()) {
+      s = sched_.pick(v, at);
+    } else if (!changed && at == pc.ahead_at && blocked == pc.ahead_blocked &&
+               pc.draining == pc.ahead_draining) {
+      s = pc.ahead;  // nothing changed since the scan that found this edge: its pick stands
+    } else {
+      s = sched_.pick_ahead(v, at);
+    }
+    pc.ahead_at = kNeverD;
+    pc.cover_hit = s.hit_banks;
+    pc.cover_closed = s.closed_banks;
+    pc.cover_conflict = s.conflict_banks;
+    if (s.next > at) {
+      // Nothing ready now. Keep the pick for the edge it names, unless requests accepted this
+      // core cycle become visible before it (they change the queue without a command).
+      if (s.next != kNeverD && pc.rq_visible == pc.rq.size() && pc.wq_visible == pc.wq.size()) {
+        pc.ahead = s;
+        pc.ahead_at = s.next;
+        pc.ahead_blocked = blocked;
+        pc.ahead_draining = pc.draining;
+      }
+      s.column = s.row = -1;
+    }
     pc_next = std::min(pc_next, s.next);
     if (s.column >= 0) {
       const DramEntry& e = q[s.column];

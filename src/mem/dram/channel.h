@@ -67,6 +67,15 @@ class Channel final : public Component, public EventTarget {
     // request), nothing can happen before `ready_at`, and edges before it skip the scan.
     bool dirty = true;
     DCycle ready_at = 0;
+    // The scheduler's pick for edge `ahead_at` (DramScheduler::pick_ahead), valid there while the
+    // pseudo-channel stays unchanged: no command, no request that changes_pick(), the same
+    // refresh reservation and drain mode. Saves the second scan of the queue at the edge a command becomes ready.
+    SchedPick ahead;
+    DCycle ahead_at = kNeverD;
+    std::uint64_t ahead_blocked = 0;
+    bool ahead_draining = false;
+    // The banks the last scan weighed (SchedPick::hit_banks...): see changes_pick().
+    std::uint64_t cover_hit = 0, cover_closed = 0, cover_conflict = 0;
   };
   struct Candidate {  // one pseudo-channel's wish for a command bus this cycle
     int pc = -1;
@@ -76,6 +85,7 @@ class Channel final : public Component, public EventTarget {
     std::uint64_t age = 0;  // seq of the request; 0 for refresh (served first)
   };
 
+  bool changes_pick(const Pc& pc, bool write, const DramCoord& c) const;
   DCycle process(DCycle at, Cycle now);  // one DRAM edge; returns the next edge that needs one
   void issue_column(Pc& pc, int pc_index, int entry, DCycle at, Cycle now);
   void issue_row(Pc& pc, int pc_index, const Candidate& c, DCycle at);

@@ -63,6 +63,78 @@ class FrFcfsScheduler final : public DramScheduler {
     }
     return p;
   }
+
+  // pick()'s decisions at max(at, next) in one pass: the pass keeps the first hit, closed-bank
+  // request and conflict of every bank with its ready time, in age order; the earliest of those
+  // times is `next`, and the choice at `when` takes the oldest of each kind ready by then.
+  SchedPick pick_ahead(const SchedView& v, DCycle at) const override {
+    enum class Kind : std::uint8_t { Hit, Act, Conflict };
+    struct Cand {
+      int index;
+      std::uint32_t bank;
+      Kind kind;
+      DCycle t;
+    };
+    const PcTiming& tm = v.timing;
+    const Cmd col = v.writes ? Cmd::Wr : Cmd::Rd;
+    std::array<Cand, 128> cands;  // at most two per bank: a hit and a conflict, or one closed
+    std::size_t n = 0;
+    std::uint64_t hits = 0, act_seen = 0, conflicts = 0;
+    for (std::size_t i = 0; i < v.visible; ++i) {
+      const DramEntry& e = v.queue[i];
+      const std::uint64_t bit = 1ULL << e.bank;
+      if (v.blocked & bit) continue;
+      const std::uint32_t open = tm.bank(e.bank).open_row;
+      if (open == e.row) {
+        if (hits & bit) continue;
+        hits |= bit;
+        cands[n++] = {static_cast<int>(i), e.bank, Kind::Hit, tm.earliest(col, e.bank)};
+      } else if (open == kNoRow) {
+        if (act_seen & bit) continue;
+        act_seen |= bit;
+        cands[n++] = {static_cast<int>(i), e.bank, Kind::Act, tm.earliest(Cmd::Act, e.bank)};
+      } else if (!(conflicts & bit)) {
+        conflicts |= bit;
+        cands[n++] = {static_cast<int>(i), e.bank, Kind::Conflict, kNeverD};
+      }
+    }
+    SchedPick p;
+    p.hit_banks = hits;
+    p.closed_banks = act_seen;
+    p.conflict_banks = conflicts;
+    for (std::size_t k = 0; k < n; ++k) {
+      Cand& c = cands[k];
+      if (c.kind == Kind::Conflict) {
+        // Held back by the row-hit guard: no time of its own (only a command releases it).
+        if ((hits & (1ULL << c.bank)) && tm.bank(c.bank).columns_since_act < v.row_hit_cap)
+          continue;
+        c.t = tm.earliest(Cmd::Pre, c.bank);
+      }
+      p.next = std::min(p.next, c.t);
+    }
+    if (p.next == kNeverD) return p;
+    const DCycle when = std::max(at, p.next);
+    int act = -1, pre = -1;
+    for (std::size_t k = 0; k < n; ++k) {
+      const Cand& c = cands[k];
+      if (c.t > when) continue;
+      if (c.kind == Kind::Hit) {
+        if (p.column < 0) p.column = c.index;
+      } else if (c.kind == Kind::Act) {
+        if (act < 0) act = c.index;
+      } else if (pre < 0) {
+        pre = c.index;
+      }
+    }
+    if (act >= 0 && (pre < 0 || act < pre)) {
+      p.row = act;
+      p.row_cmd = Cmd::Act;
+    } else if (pre >= 0) {
+      p.row = pre;
+      p.row_cmd = Cmd::Pre;
+    }
+    return p;
+  }
 };
 
 }  // namespace

@@ -38,12 +38,25 @@ struct SchedPick {
   int row = -1;     // queue index of the row command ready now
   Cmd row_cmd = Cmd::Act;
   DCycle next = kNeverD;
+  // pick_ahead() only: banks whose oldest visible row hit, closed-bank request and conflicting
+  // request the pick weighed. A younger request of a bank and kind named here cannot change the
+  // pick, so the channel need not look again when one arrives. Zero: unknown (look again).
+  std::uint64_t hit_banks = 0, closed_banks = 0, conflict_banks = 0;
 };
 
 class DramScheduler {
  public:
   virtual ~DramScheduler() = default;
   virtual SchedPick pick(const SchedView& v, DCycle at) const = 0;
+  // The pick at the first edge at which a command is ready: `next` as pick(v, at) returns it, and
+  // `column`/`row` as pick(v, max(at, next)) names them, the state being unchanged till then. A
+  // channel keeps it for that edge and issues from it there without a second look at the queue,
+  // unless a command, a new request or a refresh changed the pseudo-channel in between. The
+  // default asks pick() twice; a policy can do both in one pass.
+  virtual SchedPick pick_ahead(const SchedView& v, DCycle at) const {
+    const SchedPick p = pick(v, at);
+    return p.next > at && p.next != kNeverD ? pick(v, p.next) : p;
+  }
 };
 
 using DramSchedulerMake = std::unique_ptr<DramScheduler> (*)();
