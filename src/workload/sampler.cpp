@@ -1,3 +1,4 @@
+#include <cstdio>
 // Fa3Sampler: windows, the fit, fast-forward spans and check windows (docs/sampling.md).
 #include "workload/sampler.h"
 
@@ -265,6 +266,7 @@ void Fa3Sampler::close_window(Cycle now) {
 void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
   if (!engine_ || !p_.on) return;
   const Cycle t = now();
+  if (held_next_ < held_.size()) replay_held(t);
   if (phase_ == Phase::Span && t >= span_end_) {
     replay_span();  // clusters that asked after the span's end were not cut
     // The span is over: check windows next, or the detailed tail after the last span. After a
@@ -432,7 +434,7 @@ Cut Fa3Sampler::at(std::uint32_t cta, std::int64_t tile, std::int64_t pos) {
   if (x.cut) {
     c.cuts.emplace(key, x);
     c.frontier = {x.tile, x.pos};
-    span_cuts_.push_back({leader, tile, pos, x.tile, x.pos, t + x.sleep});
+    span_cuts_.push_back({leader, tile, pos, x.tile, x.pos, t, t + x.sleep});
   }
   // Every cluster is asleep now (the first cut sleeps a whole span): the skipped work's traffic
   // goes through the replay slices before any of it wakes.
@@ -452,6 +454,7 @@ double Fa3Sampler::skipped_blocks() const {
 
 void Fa3Sampler::finish(Cycle end, Stats& stats) {
   end_ = end;
+  replay_held(kNever);
   if (skipped_blocks() <= 0) return;
   refit();
   // Each span's skipped work at the rates of the detail periods on either side of it (the mean of
@@ -509,12 +512,20 @@ void Fa3Sampler::replay_span() {
   }
   if (!replayed_) choose_set_stride();
   // Every cluster with work left sleeps through the span: the memory system sees no new request
-  // before the first of them wakes.
+  // before the first of them wakes. Until then the replay may run ahead of time; the blocks
+  // predicted after it wait for the detailed run to get there (replay_held), since a cluster
+  // awake then (one that woke early near its end, or was not cut) sends its requests in between.
+  replay_held(kNever);  // a span's held blocks all come before the next span's cuts
+  Cycle awake = now();
   if (span_cuts_.size() >= span_active_) {
     Cycle wake = kNever;
     for (const SpanCut& c : span_cuts_) wake = std::min(wake, c.wake);
     replay_->quiet_until(wake);
+    awake = wake;
   }
+  held_.clear();
+  held_next_ = 0;
+  held_cuts_ = span_cuts_;
   // Each cut cluster's skipped blocks, as indices into its CTAs' block sequence.
   const std::size_t nc = span_cuts_.size();
   std::vector<std::int64_t> first(nc), len(nc);
@@ -537,6 +548,14 @@ void Fa3Sampler::replay_span() {
       auto& [ti, tp] = at[i];
       const auto& n = n_[c.leader];
       while (tp >= n[ti]) ++ti, tp = 0;
+      // The cluster's skipped blocks, evenly over its sleep.
+      const double when = static_cast<double>(c.from) + static_cast<double>(c.wake - c.from) *
+                                                            static_cast<double>(j) / static_cast<double>(len[i]);
+      if (when >= static_cast<double>(awake)) {
+        held_.push_back({when, static_cast<std::uint32_t>(i), ti, tp});
+        ++tp;
+        continue;
+      }
       for (std::uint32_t cta = c.leader; cta < c.leader + cluster_ && cta < ctas_; ++cta) {
         if (!block_copies(c, ti, tp, cta, q, kv, o)) continue;
         for (const trace::Instr& in : q) replay_->replay(in, cta, false);
@@ -602,6 +621,28 @@ void Fa3Sampler::replay_span() {
   for (auto it = warm.rbegin(); it != warm.rend(); ++it) replay_->replay(it->first, it->second, true);
   span_cuts_.clear();
   replayed_ = true;
+  std::stable_sort(held_.begin(), held_.end(), [](const HeldBlock& a, const HeldBlock& b) { return a.at < b.at; });
+}
+
+// The held blocks predicted before `upto`, in time order (kNever: all of them).
+void Fa3Sampler::replay_held(Cycle upto) {
+  std::vector<trace::Instr> q, o;
+  const KvCopies* kv = nullptr;
+  for (; held_next_ < held_.size(); ++held_next_) {
+    const HeldBlock& h = held_[held_next_];
+    if (upto != kNever && h.at > static_cast<double>(upto)) break;
+    const SpanCut& c = held_cuts_[h.cut];
+    for (std::uint32_t cta = c.leader; cta < c.leader + cluster_ && cta < ctas_; ++cta) {
+      if (!block_copies(c, h.ti, h.tp, cta, q, kv, o)) continue;
+      for (const trace::Instr& in : q) replay_->replay(in, cta, false);
+      for (std::uint32_t x = kv->begin; x < kv->end; ++x) replay_->replay_prepared(kv_ids_[x], cta);
+      for (const trace::Instr& in : o) replay_->replay(in, cta, false);
+    }
+  }
+  if (held_next_ >= held_.size()) {
+    held_.clear();
+    held_next_ = 0;
+  }
 }
 
 // Index of block `pos` of tile `tile` in the CTA's sequence of KV blocks (tile == its tile count:

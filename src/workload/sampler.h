@@ -139,9 +139,21 @@ class Fa3Sampler {
   struct SpanCut {
     std::uint32_t leader = 0;
     std::int64_t tile = 0, pos = 0, end_tile = 0, end_pos = 0;
-    Cycle wake = 0;  // when its sleep ends
+    Cycle from = 0, wake = 0;  // when it was cut, and when its sleep ends
   };
   std::vector<SpanCut> span_cuts_;
+  // Skipped blocks the replay holds back until the detailed run reaches their predicted time
+  // (replay_span): while some cluster is awake in a span, the blocks the sleeping ones skip after
+  // that point go through the L2 interleaved in time with its detailed traffic, not before it.
+  struct HeldBlock {
+    double at;           // predicted start of the block
+    std::uint32_t cut;   // index into held_cuts_
+    std::int64_t ti, tp;
+  };
+  std::vector<SpanCut> held_cuts_;
+  std::vector<HeldBlock> held_;  // ordered by `at`
+  std::size_t held_next_ = 0;
+  void replay_held(Cycle upto);
   std::uint32_t span_asked_ = 0, span_active_ = 0;  // clusters that asked / had work at span start
   bool replayed_ = false;                           // some span was replayed
   std::uint32_t set_stride_ = 1;                    // span replay's set sampling (1: every set)

@@ -184,26 +184,38 @@ TEST(Sampling, SetSamplingCountsWhatEverySetCounts) {
 // but never counted, one set per CTA and span at most.
 class QTap final : public trace::CopyReplay {
  public:
-  explicit QTap(trace::CopyReplay& in) : in_(in) {}
+  QTap(trace::CopyReplay& in, const Engine& e) : in_(in), engine_(e) {}
   void replay(const trace::Instr& c, std::uint32_t cta, bool warm) override {
     if (c.op == trace::Op::TMA_TENSOR && c.map == ids::kMapQ) (warm ? warmed : counted).insert(c.gmem);
+    if (!warm) note_counted();
     in_.replay(c, cta, warm);
   }
   double dram_peak_bytes_per_cycle() const override { return in_.dram_peak_bytes_per_cycle(); }
   std::uint32_t prepare(const trace::Instr& c) override { return in_.prepare(c); }
-  void replay_prepared(std::uint32_t id, std::uint32_t cta) override { in_.replay_prepared(id, cta); }
+  void replay_prepared(std::uint32_t id, std::uint32_t cta) override {
+    note_counted();
+    in_.replay_prepared(id, cta);
+  }
   std::size_t prepared_lines() const override { return in_.prepared_lines(); }
   void forget() override { in_.forget(); }
-  void quiet_until(Cycle t) override { in_.quiet_until(t); }
+  void quiet_until(Cycle t) override {
+    quiet = t;
+    in_.quiet_until(t);
+  }
   std::uint64_t bytes(const trace::Instr& c) const override { return in_.bytes(c); }
   Counts counts() const override { return in_.counts(); }
   void set_set_stride(std::uint32_t k) override { in_.set_set_stride(k); }
   double replay_sets() const override { return in_.replay_sets(); }
   std::uint32_t line_bytes() const override { return in_.line_bytes(); }
   std::set<std::uint64_t> warmed, counted;
+  Cycle quiet = 0;  // the latest quiet_until: the first wake of the latest span
+  // Counted copies replayed before / at or after that first wake (while some cluster runs).
+  std::uint64_t counted_asleep = 0, counted_awake = 0;
 
  private:
+  void note_counted() { ++(engine_.now() >= quiet && quiet > 0 ? counted_awake : counted_asleep); }
   trace::CopyReplay& in_;
+  const Engine& engine_;
 };
 
 class TapSource final : public trace::TraceSource {
@@ -214,7 +226,7 @@ class TapSource final : public trace::TraceSource {
   trace::CtaProgram open(std::uint32_t cta) override { return in_.open(cta); }
   bool prevalidated() const override { return in_.prevalidated(); }
   void run_started(const Engine& e, Stats& s, trace::CopyReplay* r) override {
-    if (r) tap_ = std::make_unique<QTap>(*r);
+    if (r) tap_ = std::make_unique<QTap>(*r, e);
     in_.run_started(e, s, tap_.get());
   }
   void run_finished(Cycle end, Stats& s) override { in_.run_finished(end, s); }
@@ -242,6 +254,24 @@ TEST(Sampling, WokenCTAsFindTheQOfTheirResumedTileInTheL2) {
   const auto ctas = static_cast<std::size_t>(on.i("fa3.grid"));
   EXPECT_GT(warmed_only, 0u);
   EXPECT_LE(warmed_only, ctas * static_cast<std::size_t>(r.sampling.spans) * slabs);
+}
+
+// A span's replay runs when every cluster has been cut, ahead of time, but a cluster that wakes
+// before the others (near its end, where a cut leaves sample.tail_blocks) runs in detail while they
+// still sleep: the blocks they skip after its wake-up are held back and replayed as the detailed
+// run reaches their predicted time, so that its requests and theirs meet the L2 in time order
+// (the dirty O lines it writes then meet the evictions the others' later K/V loads cause). Here
+// 260 tiles on 16 CTAs: 4 CTAs run a 17th tile, the other 12 wake early in the last span.
+TEST(Sampling, TheReplayWaitsForTheDetailedRunWhereAClusterWakesEarly) {
+  const Config on = make_config("h100", small_grid({"sample.mode=on"}));
+  const spec::AttentionShape s = shape(8320, 8320, 4, 1, 128);
+  Fa3Source src(s, on, 132);
+  TapSource tap(src);
+  const RunResult r = run_trace(tap, on);
+  ASSERT_TRUE(r.sampling.sampled) << r.sampling.note;
+  ASSERT_TRUE(tap.tap_);
+  EXPECT_GT(tap.tap_->counted_awake, 0u);
+  EXPECT_GT(tap.tap_->counted_asleep, 10 * tap.tap_->counted_awake);
 }
 
 // CTAs that share K/V (here the four query heads of a KV head, and the m-blocks of each) start in
