@@ -40,7 +40,7 @@ Cycle Crossbar::inject(std::uint16_t sm, std::uint32_t bytes, Cycle ready) {
   Port& p = ports_[sm];
   const double start = std::max(static_cast<double>(ready), p.inj_free);
   p.inj_free = start + bytes / x_.sm_bytes_per_cycle;
-  const auto depart = static_cast<Cycle>(std::ceil(start));
+  const auto depart = ceil_cycle(start);
   if (depart > ready) p.waiting.push(depart);
   return depart;
 }
@@ -49,7 +49,7 @@ Cycle Crossbar::eject(std::uint16_t sm, std::uint32_t bytes, Cycle now) {
   Port& p = ports_[sm];
   const double start = std::max(static_cast<double>(now), p.ej_free);
   p.ej_free = start + bytes / x_.sm_bytes_per_cycle;
-  return static_cast<Cycle>(std::ceil(start));
+  return ceil_cycle(start);
 }
 
 }  // namespace simfa::mem

@@ -213,7 +213,7 @@ void L2Slice::serve(std::uint32_t t, Cycle ready, Cycle now, bool from_dram) {
   const double bytes = x.write ? 32.0 : 32.0 * popcount(x.sectors);
   const double start = std::max(static_cast<double>(ready), resp_free_);
   resp_free_ = start + bytes / p_.bytes_per_cycle;
-  const Cycle depart = static_cast<Cycle>(std::ceil(start));
+  const Cycle depart = ceil_cycle(start);
   departs_.push(depart);
   fabric_.respond(t, id_, depart, from_dram, now);
 }

@@ -14,6 +14,15 @@ using Bytes = std::uint64_t;  // byte count
 
 inline constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
 
+// static_cast<Cycle>(std::ceil(x)) for a finite x >= 0, inline: without SSE4.1 the compiler calls
+// libm's ceil, and the crossbar ports and L2 response ports round a fractional time on every line
+// (about 20 instructions a call). Exact: below 2^52 the truncation and the comparison are exact,
+// and at or above it every double is an integer.
+constexpr Cycle ceil_cycle(double x) {
+  const auto t = static_cast<Cycle>(x);
+  return t + (static_cast<double>(t) < x ? 1 : 0);
+}
+
 // Every global byte a trace touches lies below 2^47 (128 TiB): the user half of x86-64's 48-bit
 // virtual address space, where CUDA's unified addressing places device memory (logged TensorMap
 // bases are near 0x7fc0'0000'0000). The trace validator rejects anything above before cycle 0; the
