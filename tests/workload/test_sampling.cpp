@@ -237,15 +237,22 @@ class TapSource final : public trace::TraceSource {
   trace::TraceSource& in_;
 };
 
+// A sampled run of `s` with a tap on its replay.
+struct TappedRun {
+  TappedRun(const spec::AttentionShape& s, const Config& c) : src(s, c, 132), tap(src), r(run_trace(tap, c)) {}
+  Fa3Source src;
+  TapSource tap;
+  RunResult r;
+};
+
 TEST(Sampling, WokenCTAsFindTheQOfTheirResumedTileInTheL2) {
   const Config on = make_config("h100", small_grid({"sample.mode=on"}));
   const spec::AttentionShape s = shape(8192, 8192, 4, 1, 128);
-  Fa3Source src(s, on, 132);
-  TapSource tap(src);
-  const RunResult r = run_trace(tap, on);
+  const TappedRun run(s, on);
+  const RunResult& r = run.r;
   ASSERT_TRUE(r.sampling.sampled) << r.sampling.note;
-  ASSERT_TRUE(tap.tap_);
-  const QTap& t = *tap.tap_;
+  ASSERT_TRUE(run.tap.tap_);
+  const QTap& t = *run.tap.tap_;
   std::size_t warmed_only = 0;
   for (std::uint64_t g : t.warmed) warmed_only += t.counted.count(g) == 0;
   // At most one Q load (its column slabs) per CTA and span.
@@ -261,17 +268,14 @@ TEST(Sampling, WokenCTAsFindTheQOfTheirResumedTileInTheL2) {
 // still sleep: the blocks they skip after its wake-up are held back and replayed as the detailed
 // run reaches their predicted time, so that its requests and theirs meet the L2 in time order
 // (the dirty O lines it writes then meet the evictions the others' later K/V loads cause). Here
-// 260 tiles on 16 CTAs: 4 CTAs run a 17th tile, the other 12 wake early in the last span.
+// 260 tiles on 16 CTAs: 4 CTAs run a 17th tile, so the other 12 end a tile earlier.
 TEST(Sampling, TheReplayWaitsForTheDetailedRunWhereAClusterWakesEarly) {
   const Config on = make_config("h100", small_grid({"sample.mode=on"}));
-  const spec::AttentionShape s = shape(8320, 8320, 4, 1, 128);
-  Fa3Source src(s, on, 132);
-  TapSource tap(src);
-  const RunResult r = run_trace(tap, on);
-  ASSERT_TRUE(r.sampling.sampled) << r.sampling.note;
-  ASSERT_TRUE(tap.tap_);
-  EXPECT_GT(tap.tap_->counted_awake, 0u);
-  EXPECT_GT(tap.tap_->counted_asleep, 10 * tap.tap_->counted_awake);
+  const TappedRun run(shape(8320, 8320, 4, 1, 128), on);
+  ASSERT_TRUE(run.r.sampling.sampled) << run.r.sampling.note;
+  ASSERT_TRUE(run.tap.tap_);
+  EXPECT_GT(run.tap.tap_->counted_awake, 0u);
+  EXPECT_GT(run.tap.tap_->counted_asleep, 10 * run.tap.tap_->counted_awake);
 }
 
 // CTAs that share K/V (here the four query heads of a KV head, and the m-blocks of each) start in

@@ -15,6 +15,17 @@ namespace simfa::mem {
 namespace {
 
 class FrFcfsScheduler final : public DramScheduler {
+  // The row bus goes to the older of the ready ACT and PRE (queue indices, -1: none).
+  static void choose_row(SchedPick& p, int act, int pre) {
+    if (act >= 0 && (pre < 0 || act < pre)) {
+      p.row = act;
+      p.row_cmd = Cmd::Act;
+    } else if (pre >= 0) {
+      p.row = pre;
+      p.row_cmd = Cmd::Pre;
+    }
+  }
+
  public:
   SchedPick pick(const SchedView& v, DCycle at) const override {
     const PcTiming& tm = v.timing;
@@ -54,13 +65,7 @@ class FrFcfsScheduler final : public DramScheduler {
       p.next = std::min(p.next, t);
       if (t <= at && (pre < 0 || first_conflict[b] < pre)) pre = first_conflict[b];
     }
-    if (act >= 0 && (pre < 0 || act < pre)) {
-      p.row = act;
-      p.row_cmd = Cmd::Act;
-    } else if (pre >= 0) {
-      p.row = pre;
-      p.row_cmd = Cmd::Pre;
-    }
+    choose_row(p, act, pre);
     return p;
   }
 
@@ -126,13 +131,7 @@ class FrFcfsScheduler final : public DramScheduler {
         pre = c.index;
       }
     }
-    if (act >= 0 && (pre < 0 || act < pre)) {
-      p.row = act;
-      p.row_cmd = Cmd::Act;
-    } else if (pre >= 0) {
-      p.row = pre;
-      p.row_cmd = Cmd::Pre;
-    }
+    choose_row(p, act, pre);
     return p;
   }
 };
