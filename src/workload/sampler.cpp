@@ -1,4 +1,3 @@
-#include <cstdio>
 // Fa3Sampler: windows, the fit, fast-forward spans and check windows (docs/sampling.md).
 #include "workload/sampler.h"
 
