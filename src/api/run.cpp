@@ -131,8 +131,10 @@ namespace {
 // system's replay slices.
 class MemReplay final : public trace::CopyReplay {
  public:
-  MemReplay(const trace::KernelInfo& k, const core::Gpu& gpu, mem::MemorySystem& mem, std::uint32_t line_bytes)
-      : k_(k), gpu_(gpu), mem_(mem), line_bytes_(line_bytes) {}
+  MemReplay(const trace::KernelInfo& k, const core::Gpu& gpu, mem::MemorySystem& mem, std::uint32_t line_bytes,
+            Engine& engine)
+      : k_(k), gpu_(gpu), mem_(mem), line_bytes_(line_bytes), engine_(engine) {}
+  void call_at(EventTarget* target, std::uint32_t tag, Cycle t) override { engine_.send(target, tag, Payload{}, t); }
   std::uint64_t bytes(const trace::Instr& in) const override {
     const bool copy = in.op == trace::Op::TMA_TENSOR || in.op == trace::Op::TMA_BULK || in.op == trace::Op::TMA_STORE;
     return copy ? core::copy_bytes(k_, in) : 0;
@@ -210,6 +212,7 @@ class MemReplay final : public trace::CopyReplay {
   const core::Gpu& gpu_;
   mem::MemorySystem& mem_;
   std::uint32_t line_bytes_;
+  Engine& engine_;
   std::vector<core::LineReq> lines_;
   std::unordered_map<Key, std::uint32_t, KeyHash> ids_;  // prepared copies
   std::vector<Prepared> prepared_;
@@ -235,7 +238,7 @@ RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions
   const auto t0 = std::chrono::steady_clock::now();
   // Span replay (docs/sampling.md): every sample.replay_slice_stride-th L2 slice counts the
   // skipped work's memory traffic.
-  MemReplay replay(src.kernel(), gpu, *mem, gp.sm.tma.line_bytes);
+  MemReplay replay(src.kernel(), gpu, *mem, gp.sm.tma.line_bytes, engine);
   const bool sampled = cfg.s("sample.mode") == "on" && cfg.i("sample.replay_slice_stride") > 0;
   if (sampled) mem->enable_replay(static_cast<std::uint32_t>(cfg.i("sample.replay_slice_stride")));
   src.run_started(engine, stats, sampled ? &replay : nullptr);

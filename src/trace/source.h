@@ -12,6 +12,7 @@
 
 namespace simfa {
 class Engine;
+class EventTarget;
 class Stats;
 }  // namespace simfa
 
@@ -79,6 +80,9 @@ class CopyReplay {
   virtual double replay_sets() const = 0;
   // Bytes of an L2 line (to turn a copy's bytes into lines).
   virtual std::uint32_t line_bytes() const = 0;
+  // Calls target->on_event(tag, {}, t) at cycle t (> now), before that cycle's ticks: the sampler
+  // replays what it held back before a sleeping CTA wakes and issues its first request.
+  virtual void call_at(EventTarget* /*target*/, std::uint32_t /*tag*/, Cycle /*t*/) {}
 };
 
 // One logical thread's instructions, consumed in order, once.

@@ -621,6 +621,20 @@ void Fa3Sampler::replay_span() {
   span_cuts_.clear();
   replayed_ = true;
   std::stable_sort(held_.begin(), held_.end(), [](const HeldBlock& a, const HeldBlock& b) { return a.at < b.at; });
+  // Block marks replay them as the awake clusters pass their time; a cluster that wakes where no
+  // mark comes before (the early ones done) gets them replayed first, before its first request.
+  if (!held_.empty()) {
+    std::vector<Cycle> wakes;
+    for (const SpanCut& c : held_cuts_)
+      if (c.wake > now()) wakes.push_back(c.wake);
+    std::sort(wakes.begin(), wakes.end());
+    wakes.erase(std::unique(wakes.begin(), wakes.end()), wakes.end());
+    for (Cycle w : wakes) replay_->call_at(this, 0, w);
+  }
+}
+
+void Fa3Sampler::on_event(std::uint32_t, const Payload&, Cycle now) {
+  if (held_next_ < held_.size()) replay_held(now);
 }
 
 // The held blocks predicted before `upto`, in time order (kNever: all of them).

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/engine.h"
 #include "sim/types.h"
 #include "trace/source.h"
 
@@ -56,7 +57,7 @@ struct Cut {
   std::int64_t tile = 0, pos = 0;
 };
 
-class Fa3Sampler {
+class Fa3Sampler final : public EventTarget {
  public:
   Fa3Sampler(const Fa3Plan& plan, SampleParams p);
 
@@ -154,6 +155,12 @@ class Fa3Sampler {
   std::vector<HeldBlock> held_;  // ordered by `at`
   std::size_t held_next_ = 0;
   void replay_held(Cycle upto);
+
+ public:
+  // At a sleeping cluster's wake-up (CopyReplay::call_at): the held blocks predicted before it.
+  void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;
+
+ private:
   std::uint32_t span_asked_ = 0, span_active_ = 0;  // clusters that asked / had work at span start
   bool replayed_ = false;                           // some span was replayed
   std::uint32_t set_stride_ = 1;                    // span replay's set sampling (1: every set)

@@ -202,6 +202,10 @@ class QTap final : public trace::CopyReplay {
     quiet = t;
     in_.quiet_until(t);
   }
+  void call_at(EventTarget* target, std::uint32_t tag, Cycle t) override {
+    ++wake_calls;
+    in_.call_at(target, tag, t);
+  }
   std::uint64_t bytes(const trace::Instr& c) const override { return in_.bytes(c); }
   Counts counts() const override { return in_.counts(); }
   void set_set_stride(std::uint32_t k) override { in_.set_set_stride(k); }
@@ -211,6 +215,7 @@ class QTap final : public trace::CopyReplay {
   Cycle quiet = 0;  // the latest quiet_until: the first wake of the latest span
   // Counted copies replayed before / at or after that first wake (while some cluster runs).
   std::uint64_t counted_asleep = 0, counted_awake = 0;
+  std::uint64_t wake_calls = 0;  // wake-ups at which the sampler asked to replay what it held
 
  private:
   void note_counted() { ++(engine_.now() >= quiet && quiet > 0 ? counted_awake : counted_asleep); }
@@ -267,7 +272,8 @@ TEST(Sampling, WokenCTAsFindTheQOfTheirResumedTileInTheL2) {
 // before the others (near its end, where a cut leaves sample.tail_blocks) runs in detail while they
 // still sleep: the blocks they skip after its wake-up are held back and replayed as the detailed
 // run reaches their predicted time, so that its requests and theirs meet the L2 in time order
-// (the dirty O lines it writes then meet the evictions the others' later K/V loads cause). Here
+// (the dirty O lines it writes then meet the evictions the others' later K/V loads cause); a
+// cluster that wakes gets whatever is held for before its wake-up first (CopyReplay::call_at). Here
 // 260 tiles on 16 CTAs: 4 CTAs run a 17th tile, so the other 12 end a tile earlier.
 TEST(Sampling, TheReplayWaitsForTheDetailedRunWhereAClusterWakesEarly) {
   const Config on = make_config("h100", small_grid({"sample.mode=on"}));
@@ -276,6 +282,9 @@ TEST(Sampling, TheReplayWaitsForTheDetailedRunWhereAClusterWakesEarly) {
   ASSERT_TRUE(run.tap.tap_);
   EXPECT_GT(run.tap.tap_->counted_awake, 0u);
   EXPECT_GT(run.tap.tap_->counted_asleep, 10 * run.tap.tap_->counted_awake);
+  // The later clusters get their own held blocks at their wake-up, before their first request,
+  // even where no block mark of an awake cluster comes in between.
+  EXPECT_GT(run.tap.tap_->wake_calls, 0u);
 }
 
 // CTAs that share K/V (here the four query heads of a KV head, and the m-blocks of each) start in
