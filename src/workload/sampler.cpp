@@ -538,8 +538,6 @@ void Fa3Sampler::replay_span() {
   // Counting: every copy, in the kernel's order, through the replay slices.
   std::vector<std::pair<std::int64_t, std::int64_t>> at(nc);
   for (std::size_t i = 0; i < nc; ++i) at[i] = block_at(span_cuts_[i].leader, first[i]);
-  std::vector<trace::Instr> q, o;
-  const KvCopies* kv = nullptr;
   for (std::int64_t j = 0; j < most; ++j)
     for (std::size_t i = 0; i < nc; ++i) {
       if (j >= len[i]) continue;
@@ -550,17 +548,10 @@ void Fa3Sampler::replay_span() {
       // The cluster's skipped blocks, evenly over its sleep.
       const double when = static_cast<double>(c.from) + static_cast<double>(c.wake - c.from) *
                                                             static_cast<double>(j) / static_cast<double>(len[i]);
-      if (when >= static_cast<double>(awake)) {
+      if (when >= static_cast<double>(awake))
         held_.push_back({when, static_cast<std::uint32_t>(i), ti, tp});
-        ++tp;
-        continue;
-      }
-      for (std::uint32_t cta = c.leader; cta < c.leader + cluster_ && cta < ctas_; ++cta) {
-        if (!block_copies(c, ti, tp, cta, q, kv, o)) continue;
-        for (const trace::Instr& in : q) replay_->replay(in, cta, false);
-        for (std::uint32_t x = kv->begin; x < kv->end; ++x) replay_->replay_prepared(kv_ids_[x], cta);
-        for (const trace::Instr& in : o) replay_->replay(in, cta, false);
-      }
+      else
+        replay_block(c, ti, tp);
       ++tp;
     }
   // The Q of each resumed tile that started inside the span: the real kernel loaded it there,
@@ -569,6 +560,8 @@ void Fa3Sampler::replay_span() {
   // instead of DRAM, where all the woken CTAs' Q loads would arrive at once, a burst (132 x 32 KiB
   // on the default run) that the real kernel, whose tile starts are spread out, never has. The
   // replay slices do not take it: there the load at the wake is the one that counts.
+  std::vector<trace::Instr> q, o;
+  const KvCopies* kv = nullptr;
   std::vector<std::pair<trace::Instr, std::uint32_t>> resumed;
   for (std::size_t i = 0; i < nc; ++i) {
     const SpanCut& c = span_cuts_[i];
@@ -637,20 +630,25 @@ void Fa3Sampler::on_event(std::uint32_t, const Payload&, Cycle now) {
   if (held_next_ < held_.size()) replay_held(now);
 }
 
+// Every cluster member's copies of block (ti, tp) of cut `c` through the replay slices.
+void Fa3Sampler::replay_block(const SpanCut& c, std::int64_t ti, std::int64_t tp) {
+  std::vector<trace::Instr>& q = block_q_;
+  std::vector<trace::Instr>& o = block_o_;
+  const KvCopies* kv = nullptr;
+  for (std::uint32_t cta = c.leader; cta < c.leader + cluster_ && cta < ctas_; ++cta) {
+    if (!block_copies(c, ti, tp, cta, q, kv, o)) continue;
+    for (const trace::Instr& in : q) replay_->replay(in, cta, false);
+    for (std::uint32_t x = kv->begin; x < kv->end; ++x) replay_->replay_prepared(kv_ids_[x], cta);
+    for (const trace::Instr& in : o) replay_->replay(in, cta, false);
+  }
+}
+
 // The held blocks predicted before `upto`, in time order (kNever: all of them).
 void Fa3Sampler::replay_held(Cycle upto) {
-  std::vector<trace::Instr> q, o;
-  const KvCopies* kv = nullptr;
   for (; held_next_ < held_.size(); ++held_next_) {
     const HeldBlock& h = held_[held_next_];
     if (upto != kNever && h.at > static_cast<double>(upto)) break;
-    const SpanCut& c = held_cuts_[h.cut];
-    for (std::uint32_t cta = c.leader; cta < c.leader + cluster_ && cta < ctas_; ++cta) {
-      if (!block_copies(c, h.ti, h.tp, cta, q, kv, o)) continue;
-      for (const trace::Instr& in : q) replay_->replay(in, cta, false);
-      for (std::uint32_t x = kv->begin; x < kv->end; ++x) replay_->replay_prepared(kv_ids_[x], cta);
-      for (const trace::Instr& in : o) replay_->replay(in, cta, false);
-    }
+    replay_block(held_cuts_[h.cut], h.ti, h.tp);
   }
   if (held_next_ >= held_.size()) {
     held_.clear();

@@ -70,6 +70,8 @@ class Fa3Sampler final : public EventTarget {
   void mark(std::uint32_t cta, bool tile_start);
   // The kernel ended at `end`: adds the extrapolated counts of the skipped work to `stats`.
   void finish(Cycle end, Stats& stats);
+  // At a sleeping cluster's wake-up (CopyReplay::call_at): the held blocks predicted before it.
+  void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;
   trace::SamplingReport report() const;
   // Functional warming replays the O stores and Q loads of this many skipped tiles per CTA: enough
   // for the whole GPU's to fill the L2 once. 0 with span replay, which warms the L2 itself.
@@ -154,13 +156,9 @@ class Fa3Sampler final : public EventTarget {
   std::vector<SpanCut> held_cuts_;
   std::vector<HeldBlock> held_;  // ordered by `at`
   std::size_t held_next_ = 0;
+  std::vector<trace::Instr> block_q_, block_o_;  // replay_block's copies (kept for their capacity)
+  void replay_block(const SpanCut& c, std::int64_t ti, std::int64_t tp);
   void replay_held(Cycle upto);
-
- public:
-  // At a sleeping cluster's wake-up (CopyReplay::call_at): the held blocks predicted before it.
-  void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;
-
- private:
   std::uint32_t span_asked_ = 0, span_active_ = 0;  // clusters that asked / had work at span start
   bool replayed_ = false;                           // some span was replayed
   std::uint32_t set_stride_ = 1;                    // span replay's set sampling (1: every set)

@@ -167,9 +167,11 @@ DCycle Channel::process(DCycle at, Cycle now) {
     SchedPick s;
     if (!engine_.skip_idle()) {
       s = sched_.pick(v, at);
-    } else if (!changed && at == pc.ahead_at && blocked == pc.ahead_blocked &&
-               pc.draining == pc.ahead_draining) {
-      s = pc.ahead;  // nothing changed since the scan that found this edge: its pick stands
+    } else if (!changed && at == pc.ahead_at && blocked == pc.ahead_blocked) {
+      // Nothing changed since the scan that found this edge: its pick stands. (Nor did the drain
+      // mode: without a command the visible counts only grow by requests changes_pick() let
+      // through, and none of those can turn it.)
+      s = pc.ahead;
     } else {
       s = sched_.pick_ahead(v, at);
     }
@@ -184,7 +186,6 @@ DCycle Channel::process(DCycle at, Cycle now) {
         pc.ahead = s;
         pc.ahead_at = s.next;
         pc.ahead_blocked = blocked;
-        pc.ahead_draining = pc.draining;
       }
       s.column = s.row = -1;
     }

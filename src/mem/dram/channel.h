@@ -69,11 +69,10 @@ class Channel final : public Component, public EventTarget {
     DCycle ready_at = 0;
     // The scheduler's pick for edge `ahead_at` (DramScheduler::pick_ahead), valid there while the
     // pseudo-channel stays unchanged: no command, no request that changes_pick(), the same
-    // refresh reservation and drain mode. Saves the second scan of the queue at the edge a command becomes ready.
+    // refresh reservation. Saves the second scan of the queue at the edge a command becomes ready.
     SchedPick ahead;
     DCycle ahead_at = kNeverD;
     std::uint64_t ahead_blocked = 0;
-    bool ahead_draining = false;
     // The banks the last scan weighed (SchedPick::hit_banks...): see changes_pick().
     std::uint64_t cover_hit = 0, cover_closed = 0, cover_conflict = 0;
   };
