@@ -17,7 +17,9 @@ Channel::Channel(const DramParams& p, const ClockDomain& clk, const DramSchedule
   const std::uint32_t total = p.channels * p.pseudo_channels;
   for (std::uint32_t i = 0; i < p.pseudo_channels; ++i)
     pcs_.emplace_back(PcTiming(p.t, p.bank_groups, p.banks_per_group),
-                      Refresh(p.refresh, p.t, p.banks(), index * p.pseudo_channels + i, total));
+                      Refresh(p.refresh, p.t, p.banks(), index * p.pseudo_channels + i, total),
+                      p.banks());
+  indexed_ = p.read_queue <= BankIndex::kMaxQueue && p.write_queue <= BankIndex::kMaxQueue;
   for (Pc& pc : pcs_) {
     pc.rq.reserve(p.read_queue);
     pc.wq.reserve(p.write_queue);
@@ -57,6 +59,8 @@ bool Channel::try_enqueue(const DramReq& r, const DramCoord& c, std::uint64_t se
   e.bank = static_cast<std::uint8_t>(c.bank);
   e.bursts = e.bursts_left = static_cast<std::uint8_t>(bursts);
   q.push_back(e);
+  if (indexed_)
+    (r.write ? pc.wbanks : pc.rbanks).push(e.bank, q.size() - 1, pc.timing.bank(e.bank).open_row == e.row);
   if (!pc.dirty && changes_pick(pc, r.write, c)) pc.dirty = true;
   ++in_flight_;
   const DCycle edge = clk_.last_edge(now) + 1;  // first edge at which the request is visible
@@ -163,7 +167,8 @@ DCycle Channel::process(DCycle at, Cycle now) {
     const std::vector<DramEntry>& q = pc.draining ? pc.wq : pc.rq;
     const std::size_t shown = pc.draining ? pc.wq_visible : pc.rq_visible;
     const std::uint64_t blocked = pc.refresh.blocked();
-    const SchedView v{pc.timing, q, shown, pc.draining, blocked, p_.row_hit_cap};
+    const SchedView v{pc.timing, q,      shown, pc.draining, blocked, p_.row_hit_cap,
+                      indexed_ ? (pc.draining ? &pc.wbanks : &pc.rbanks) : nullptr};
     SchedPick s;
     if (!engine_.skip_idle()) {
       s = sched_.pick(v, at);
@@ -221,6 +226,7 @@ void Channel::issue_row(Pc& pc, int pci, const Candidate& c, DCycle at) {
   const std::uint32_t closed = pc.timing.bank(c.bank).open_row;
   if (c.entry < 0) {  // refresh: PRE of a reserved bank, or the REF itself
     pc.timing.issue(c.cmd, c.bank, kNoRow, at);
+    row_changed(pc, c.bank);
     log(at, pci, c.cmd, c.bank, c.cmd == Cmd::Pre ? closed : 0);
     if (c.cmd == Cmd::Pre) {
       ++n_.pres;
@@ -232,6 +238,7 @@ void Channel::issue_row(Pc& pc, int pci, const Candidate& c, DCycle at) {
   }
   DramEntry& e = (pc.draining ? pc.wq : pc.rq)[c.entry];
   pc.timing.issue(c.cmd, e.bank, e.row, at);
+  row_changed(pc, e.bank);
   log(at, pci, c.cmd, e.bank, c.cmd == Cmd::Act ? e.row : closed);
   if (c.cmd == Cmd::Act) {
     ++n_.acts;
@@ -241,6 +248,19 @@ void Channel::issue_row(Pc& pc, int pci, const Candidate& c, DCycle at) {
   if (e.outcome == RowOutcome::None) {
     e.outcome = c.cmd == Cmd::Act ? RowOutcome::Miss : RowOutcome::Conflict;
     ++(c.cmd == Cmd::Act ? n_.row_misses : n_.row_conflicts);
+  }
+}
+
+// A row command to `bank` was issued: which queued requests hit its open row changed.
+void Channel::row_changed(Pc& pc, std::uint32_t bank) {
+  if (!indexed_) return;
+  const std::uint32_t open = pc.timing.bank(bank).open_row;
+  if (open == kNoRow) {
+    pc.rbanks.closed(bank);
+    pc.wbanks.closed(bank);
+  } else {
+    pc.rbanks.opened(bank, open, pc.rq);
+    pc.wbanks.opened(bank, open, pc.wq);
   }
 }
 
@@ -271,6 +291,7 @@ void Channel::issue_column(Pc& pc, int pci, int idx, DCycle at, Cycle now) {
     n_.read_bytes += bytes;
     n_.read_latency += t - e.arrival;
   }
+  if (indexed_) (w ? pc.wbanks : pc.rbanks).erase(e.bank, static_cast<std::size_t>(idx));
   q.erase(q.begin() + idx);
   --(w ? pc.wq_visible : pc.rq_visible);
   bool& refused = w ? pc.refused_write : pc.refused_read;

@@ -56,10 +56,12 @@ class Channel final : public Component, public EventTarget {
  private:
   enum Tag : std::uint32_t { kResponse, kRetry };
   struct Pc {
-    Pc(const PcTiming& t, const Refresh& r) : timing(t), refresh(r) {}
+    Pc(const PcTiming& t, const Refresh& r, std::uint32_t banks)
+        : timing(t), refresh(r), rbanks(banks), wbanks(banks) {}
     PcTiming timing;
     Refresh refresh;
     std::vector<DramEntry> rq, wq;
+    BankIndex rbanks, wbanks;  // where each bank's requests sit in rq and wq (when indexed_)
     std::size_t rq_visible = 0, wq_visible = 0;
     bool draining = false;  // serving the write queue
     bool refused_read = false, refused_write = false;
@@ -88,6 +90,7 @@ class Channel final : public Component, public EventTarget {
   DCycle process(DCycle at, Cycle now);  // one DRAM edge; returns the next edge that needs one
   void issue_column(Pc& pc, int pc_index, int entry, DCycle at, Cycle now);
   void issue_row(Pc& pc, int pc_index, const Candidate& c, DCycle at);
+  void row_changed(Pc& pc, std::uint32_t bank);
   void log(DCycle at, int pc, Cmd c, std::uint32_t bank, std::uint32_t row);
 
   const DramParams& p_;
@@ -97,6 +100,7 @@ class Channel final : public Component, public EventTarget {
   Engine& engine_;
   DramClient* client_;
   std::vector<Pc> pcs_;
+  bool indexed_ = false;  // both queues hold at most BankIndex::kMaxQueue: the BankIndex is kept
   DCycle next_ = kNeverD;       // earliest edge that needs processing
   DCycle processed_ = kNeverD;  // last edge processed (kNeverD: none yet)
   std::uint64_t in_flight_ = 0;

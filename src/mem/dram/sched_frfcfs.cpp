@@ -2,9 +2,9 @@
 // the oldest request whose row command (ACT, or PRE of a conflicting row) is ready gets the row
 // bus. A precharge is held back while visible requests still hit the open row, unless that row has
 // already served `row_hit_cap` column commands (so a stream of hits cannot starve an older miss).
-// One pass over the queue: requests to the same bank in the same row state share their timing, so
-// only the oldest of each (bank, kind) is examined; precharges are decided after the pass, once
-// every pending hit is known.
+// Requests to the same bank in the same row state share their timing, so only the oldest of each
+// (bank, kind) is examined: pick() scans the queue, deciding precharges after the scan, once every
+// pending hit is known; pick_ahead() visits the banks through the queue's BankIndex when it has one.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -69,71 +69,95 @@ class FrFcfsScheduler final : public DramScheduler {
     return p;
   }
 
-  // pick()'s decisions at max(at, next) in one pass: the pass keeps the first hit, closed-bank
-  // request and conflict of every bank with its ready time, in age order; the earliest of those
-  // times is `next`, and the choice at `when` takes the oldest of each kind ready by then.
+  // pick()'s decisions at max(at, next) in one pass. The pass weighs the first hit, closed-bank
+  // request and conflict of every bank with its ready time; `next` is the earliest of those times,
+  // and the choice at max(at, next) is the oldest of each kind ready by then: those ready at `at`
+  // when any is, else those ready at `next`. With the queue's BankIndex the pass visits the banks
+  // that have requests; without, it scans the requests and weighs the conflicts after the scan,
+  // once every bank's hits (the precharge guard) are known.
   SchedPick pick_ahead(const SchedView& v, DCycle at) const override {
-    enum class Kind : std::uint8_t { Hit, Act, Conflict };
-    struct Cand {
-      int index;
-      std::uint32_t bank;
-      Kind kind;
-      DCycle t;
-    };
     const PcTiming& tm = v.timing;
     const Cmd col = v.writes ? Cmd::Wr : Cmd::Rd;
-    std::array<Cand, 128> cands;  // at most two per bank: a hit and a conflict, or one closed
-    std::size_t n = 0;
+    SchedPick p;
+    // The oldest candidate of each kind (Hit, Act, Pre) ready at `at`, and ready at p.next.
+    int now[3] = {-1, -1, -1}, first[3] = {-1, -1, -1};
+    auto weigh = [&](int kind, int index, DCycle t) {
+      if (t <= at) {
+        if (now[kind] < 0 || index < now[kind]) now[kind] = index;
+      }
+      if (t < p.next) {
+        p.next = t;
+        first[0] = first[1] = first[2] = -1;
+        first[kind] = index;
+      } else if (t == p.next && (first[kind] < 0 || index < first[kind])) {
+        first[kind] = index;
+      }
+    };
+    // A conflict's precharge is held back by the row-hit guard: no time of its own then (only a
+    // command releases it).
+    auto guarded = [&](std::uint32_t bank, std::uint64_t hits) {
+      return (hits >> bank & 1) && tm.bank(bank).columns_since_act < v.row_hit_cap;
+    };
     std::uint64_t hits = 0, act_seen = 0, conflicts = 0;
-    for (std::size_t i = 0; i < v.visible; ++i) {
-      const DramEntry& e = v.queue[i];
-      const std::uint64_t bit = 1ULL << e.bank;
-      if (v.blocked & bit) continue;
-      const std::uint32_t open = tm.bank(e.bank).open_row;
-      if (open == e.row) {
-        if (hits & bit) continue;
-        hits |= bit;
-        cands[n++] = {static_cast<int>(i), e.bank, Kind::Hit, tm.earliest(col, e.bank)};
-      } else if (open == kNoRow) {
-        if (act_seen & bit) continue;
-        act_seen |= bit;
-        cands[n++] = {static_cast<int>(i), e.bank, Kind::Act, tm.earliest(Cmd::Act, e.bank)};
-      } else if (!(conflicts & bit)) {
-        conflicts |= bit;
-        cands[n++] = {static_cast<int>(i), e.bank, Kind::Conflict, kNeverD};
+    if (v.banks) {
+      const std::uint64_t shown = v.visible >= 64 ? ~0ULL : (1ULL << v.visible) - 1;
+      for (std::uint64_t bm = v.banks->queued() & ~v.blocked; bm; bm &= bm - 1) {
+        const auto b = static_cast<std::uint32_t>(std::countr_zero(bm));
+        const std::uint64_t m = v.banks->pos(b) & shown;
+        if (!m) continue;
+        const std::uint64_t bit = 1ULL << b;
+        if (tm.bank(b).open_row == kNoRow) {
+          act_seen |= bit;
+          weigh(kAct, std::countr_zero(m), tm.earliest(Cmd::Act, b));
+          continue;
+        }
+        const std::uint64_t hit = m & v.banks->hits(b);
+        if (hit) {
+          hits |= bit;
+          weigh(kHit, std::countr_zero(hit), tm.earliest(col, b));
+        }
+        if (m & ~hit) {
+          conflicts |= bit;
+          if (!guarded(b, hits)) weigh(kPre, std::countr_zero(m & ~hit), tm.earliest(Cmd::Pre, b));
+        }
+      }
+    } else {
+      std::array<int, 64> first_conflict;  // valid where `conflicts` has the bank's bit
+      for (std::size_t i = 0; i < v.visible; ++i) {
+        const DramEntry& e = v.queue[i];
+        const std::uint64_t bit = 1ULL << e.bank;
+        if (v.blocked & bit) continue;
+        const std::uint32_t open = tm.bank(e.bank).open_row;
+        if (open == e.row) {
+          if (hits & bit) continue;
+          hits |= bit;
+          weigh(kHit, static_cast<int>(i), tm.earliest(col, e.bank));
+        } else if (open == kNoRow) {
+          if (act_seen & bit) continue;
+          act_seen |= bit;
+          weigh(kAct, static_cast<int>(i), tm.earliest(Cmd::Act, e.bank));
+        } else if (!(conflicts & bit)) {
+          conflicts |= bit;
+          first_conflict[e.bank] = static_cast<int>(i);
+        }
+      }
+      for (std::uint64_t m = conflicts; m; m &= m - 1) {
+        const auto b = static_cast<std::uint32_t>(std::countr_zero(m));
+        if (!guarded(b, hits)) weigh(kPre, first_conflict[b], tm.earliest(Cmd::Pre, b));
       }
     }
-    SchedPick p;
     p.hit_banks = hits;
     p.closed_banks = act_seen;
     p.conflict_banks = conflicts;
-    for (std::size_t k = 0; k < n; ++k) {
-      Cand& c = cands[k];
-      if (c.kind == Kind::Conflict) {
-        // Held back by the row-hit guard: no time of its own (only a command releases it).
-        if ((hits & (1ULL << c.bank)) && tm.bank(c.bank).columns_since_act < v.row_hit_cap)
-          continue;
-        c.t = tm.earliest(Cmd::Pre, c.bank);
-      }
-      p.next = std::min(p.next, c.t);
-    }
     if (p.next == kNeverD) return p;
-    const DCycle when = std::max(at, p.next);
-    int act = -1, pre = -1;
-    for (std::size_t k = 0; k < n; ++k) {
-      const Cand& c = cands[k];
-      if (c.t > when) continue;
-      if (c.kind == Kind::Hit) {
-        if (p.column < 0) p.column = c.index;
-      } else if (c.kind == Kind::Act) {
-        if (act < 0) act = c.index;
-      } else if (pre < 0) {
-        pre = c.index;
-      }
-    }
-    choose_row(p, act, pre);
+    const int* chosen = p.next <= at ? now : first;
+    p.column = chosen[kHit];
+    choose_row(p, chosen[kAct], chosen[kPre]);
     return p;
   }
+
+ private:
+  enum : int { kHit, kAct, kPre };
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 // pending refresh) get no command. Commands held back by policy rather than timing (FR-FCFS's
 // precharge guard) contribute nothing to `next`: only an issued command can release them.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -24,6 +25,51 @@ namespace simfa::mem {
 
 inline constexpr DCycle kNeverD = std::numeric_limits<DCycle>::max();
 
+// Where each bank's requests sit in a queue of at most 64, and which of them hit the bank's open
+// row (kept by the channel as requests come and go and rows open and close): bit i of pos(b) is set
+// while queue[i] is a request to bank b, and of hits(b) while that request is to b's open row. It
+// lets a scheduler visit the banks that have requests instead of every request.
+class BankIndex {
+ public:
+  static constexpr std::size_t kMaxQueue = 64;
+  explicit BankIndex(std::uint32_t banks = 0) : pos_(banks, 0), hit_(banks, 0) {}
+  // queue[i] (the new tail) is a request to `bank`, to its open row if `hit`.
+  void push(std::uint32_t bank, std::size_t i, bool hit) {
+    pos_[bank] |= 1ULL << i;
+    hit_[bank] |= std::uint64_t{hit} << i;
+    queued_ |= 1ULL << bank;
+  }
+  // queue[i], a request to `bank`, is erased and the entries after it move up by one.
+  void erase(std::uint32_t bank, std::size_t i) {
+    const std::uint64_t low = (1ULL << i) - 1;
+    pos_[bank] &= ~(1ULL << i);
+    hit_[bank] &= ~(1ULL << i);
+    if (!pos_[bank]) queued_ &= ~(1ULL << bank);
+    for (std::uint64_t m = queued_; m; m &= m - 1) {
+      const auto b = static_cast<std::size_t>(std::countr_zero(m));
+      pos_[b] = (pos_[b] & low) | ((pos_[b] >> 1) & ~low);
+      hit_[b] = (hit_[b] & low) | ((hit_[b] >> 1) & ~low);
+    }
+  }
+  // `bank` opened `row` (ACT); `queue` is the indexed queue.
+  void opened(std::uint32_t bank, std::uint32_t row, const std::vector<DramEntry>& queue) {
+    std::uint64_t h = 0;
+    for (std::uint64_t m = pos_[bank]; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      h |= std::uint64_t{queue[static_cast<std::size_t>(i)].row == row} << i;
+    }
+    hit_[bank] = h;
+  }
+  void closed(std::uint32_t bank) { hit_[bank] = 0; }  // PRE
+  std::uint64_t pos(std::uint32_t bank) const { return pos_[bank]; }
+  std::uint64_t hits(std::uint32_t bank) const { return hit_[bank]; }
+  std::uint64_t queued() const { return queued_; }  // banks with at least one request
+
+ private:
+  std::vector<std::uint64_t> pos_, hit_;
+  std::uint64_t queued_ = 0;
+};
+
 struct SchedView {
   const PcTiming& timing;
   const std::vector<DramEntry>& queue;
@@ -31,6 +77,9 @@ struct SchedView {
   bool writes;            // the queue holds writes (WR instead of RD)
   std::uint64_t blocked;  // bank mask reserved by refresh
   std::uint32_t row_hit_cap;
+  // The queue's BankIndex, or nullptr (queues over BankIndex::kMaxQueue; tests): a scheduler may
+  // use it instead of scanning `queue`, with the same decisions.
+  const BankIndex* banks = nullptr;
 };
 
 struct SchedPick {

@@ -48,6 +48,60 @@ TEST(DramScheduler, PickAheadNamesWhatPickNamesAtTheNextReadyEdge) {
       const DCycle from = at > 40 ? at - rng.next() % 40 : at;
       const SchedPick a = sched->pick_ahead(v, from);
       const SchedPick p = sched->pick(v, from);
+      // The same through the queue's BankIndex, built as a channel keeps it: entries pushed, one
+      // of them erased from the middle, rows opened (ACT) and closed (PRE) while requests wait.
+      BankIndex index(banks);
+      std::vector<DramEntry> qi;
+      const std::size_t gone = q.empty() ? 0 : rng.next() % (q.size() + 1);
+      auto push = [&](const DramEntry& e) {
+        qi.push_back(e);
+        index.push(e.bank, qi.size() - 1, tm.bank(e.bank).open_row == e.row);
+      };
+      for (std::size_t i = 0; i < q.size(); ++i) {
+        if (i == gone) {  // the entry that will be erased: sometimes to a bank with no other
+          DramEntry e = q[(i + 1) % q.size()];
+          if (rng.next() % 2) e.bank = static_cast<std::uint8_t>(rng.next() % banks);
+          push(e);
+        }
+        push(q[i]);
+      }
+      for (std::uint32_t b = 0; b < banks; ++b) {
+        if (rng.next() % 2) index.opened(b, static_cast<std::uint32_t>(rng.next() % 3), qi);
+        if (rng.next() % 2) index.closed(b);
+        // The row the timing has open now (the last ACT or PRE).
+        if (tm.bank(b).open_row != kNoRow) {
+          index.opened(b, tm.bank(b).open_row, qi);
+        } else {
+          index.closed(b);
+        }
+      }
+      if (gone < q.size()) {
+        index.erase(qi[gone].bank, gone);
+        qi.erase(qi.begin() + static_cast<std::ptrdiff_t>(gone));
+      }
+      ASSERT_EQ(qi.size(), q.size());
+      for (std::uint32_t b = 0; b < banks; ++b) {
+        std::uint64_t want = 0;
+        for (std::size_t i = 0; i < q.size(); ++i) want |= std::uint64_t{q[i].bank == b} << i;
+        ASSERT_EQ(index.pos(b), want) << "trial " << trial << " bank " << b;
+        std::uint64_t hit = 0;
+        for (std::size_t i = 0; i < q.size(); ++i)
+          hit |= std::uint64_t{q[i].bank == b && q[i].row == tm.bank(b).open_row} << i;
+        ASSERT_EQ(index.hits(b), hit) << "trial " << trial << " bank " << b;
+        ASSERT_EQ((index.queued() >> b) & 1, std::uint64_t{want != 0}) << "trial " << trial;
+      }
+      SchedView vi = v;
+      vi.banks = &index;
+      const SchedPick ai = sched->pick_ahead(vi, from);
+      ASSERT_EQ(ai.next, a.next) << name << " trial " << trial;
+      ASSERT_EQ(ai.column, a.column) << name << " trial " << trial;
+      ASSERT_EQ(ai.row, a.row) << name << " trial " << trial;
+      if (a.row >= 0) {
+        ASSERT_EQ(ai.row_cmd, a.row_cmd) << name << " trial " << trial;
+      }
+      ASSERT_EQ(ai.hit_banks, a.hit_banks) << name << " trial " << trial;
+      ASSERT_EQ(ai.closed_banks, a.closed_banks) << name << " trial " << trial;
+      ASSERT_EQ(ai.conflict_banks, a.conflict_banks) << name << " trial " << trial;
       ASSERT_EQ(a.next == kNeverD, p.next == kNeverD) << name << " trial " << trial;
       if (p.next == kNeverD) {
         ++none;
@@ -55,11 +109,15 @@ TEST(DramScheduler, PickAheadNamesWhatPickNamesAtTheNextReadyEdge) {
       }
       // At or before `from` when something is ready now; otherwise the very edge it is ready.
       ASSERT_EQ(a.next <= from, p.next <= from) << name << " trial " << trial;
-      if (p.next > from) ASSERT_EQ(a.next, p.next) << name << " trial " << trial;
+      if (p.next > from) {
+        ASSERT_EQ(a.next, p.next) << name << " trial " << trial;
+      }
       const SchedPick w = sched->pick(v, std::max(from, p.next));
       EXPECT_EQ(a.column, w.column) << name << " trial " << trial;
       EXPECT_EQ(a.row, w.row) << name << " trial " << trial;
-      if (w.row >= 0) EXPECT_EQ(a.row_cmd, w.row_cmd) << name << " trial " << trial;
+      if (w.row >= 0) {
+        EXPECT_EQ(a.row_cmd, w.row_cmd) << name << " trial " << trial;
+      }
       EXPECT_TRUE(a.column >= 0 || a.row >= 0) << name << " trial " << trial;
       ++(p.next > from ? ahead : now);
     }
