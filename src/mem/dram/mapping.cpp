@@ -43,10 +43,13 @@ AddressMapping::AddressMapping(const DramParams& p)
     for (int k = 0; k < kFields; ++k)
       if (name == kNames[k]) {
         const std::uint64_t n = sizes[k];
-        digits_[i] = {static_cast<Field>(k), n, std::has_single_bit(n) ? std::countr_zero(n) : -1};
+        digits_[i] = {static_cast<Field>(k), n, std::has_single_bit(n) ? std::countr_zero(n) : -1, FastDiv(n)};
       }
     capacity_lines_ *= digits_[i].size;
   }
+  line_div_ = FastDiv(line_bytes_);
+  capacity_div_ = FastDiv(capacity_lines_);
+  channel_div_ = FastDiv(channels_);
 }
 
 std::uint64_t AddressMapping::fold(std::uint64_t x) {
@@ -58,7 +61,7 @@ std::uint64_t AddressMapping::fold(std::uint64_t x) {
 }
 
 DramCoord AddressMapping::map(Addr line) const {
-  std::uint64_t l = (line / line_bytes_) % capacity_lines_;
+  std::uint64_t l = capacity_div_.mod(line_div_.div(line));
   std::uint64_t v[kFields] = {};
   std::uint64_t rest = 0, place = 1;  // the number formed by every digit except the channel's
   for (const Digit& d : digits_) {
@@ -67,8 +70,9 @@ DramCoord AddressMapping::map(Addr line) const {
       x = l & (d.size - 1);
       l >>= d.shift;
     } else {
-      x = l % d.size;
-      l /= d.size;
+      const std::uint64_t q = d.div.div(l);
+      x = l - q * d.size;
+      l = q;
     }
     v[d.field] = x;
     if (d.field != kCh) {
@@ -77,8 +81,8 @@ DramCoord AddressMapping::map(Addr line) const {
     }
   }
   DramCoord c;
-  c.channel =
-      static_cast<std::uint32_t>(hash_ ? (v[kCh] + fold(rest) % channels_) % channels_ : v[kCh]);
+  c.channel = static_cast<std::uint32_t>(
+      hash_ ? channel_div_.mod(v[kCh] + channel_div_.mod(fold(rest))) : v[kCh]);
   c.pc = static_cast<std::uint32_t>(v[kPc]);
   c.bg = static_cast<std::uint32_t>(v[kBg]);
   c.bank = static_cast<std::uint32_t>(v[kBg] * banks_per_group_ + v[kBa]);

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "mem/dram/params.h"
+#include "mem/fast_div.h"
 #include "sim/types.h"
 
 namespace simfa::mem {
@@ -38,6 +39,7 @@ class AddressMapping {
     std::uint64_t size;
     int shift;  // log2(size) when size is a power of two (shift and mask instead of dividing), else
                 // -1
+    FastDiv div;  // by size (a channel count such as 80: no hardware divide per request)
   };
   static std::uint64_t fold(std::uint64_t x);
 
@@ -45,6 +47,7 @@ class AddressMapping {
   std::uint64_t capacity_lines_ = 1;
   std::uint32_t line_bytes_;
   std::uint32_t channels_;
+  FastDiv line_div_, capacity_div_, channel_div_;  // by line_bytes_, capacity_lines_, channels_
   std::uint32_t banks_per_group_;
   bool hash_;
 };
