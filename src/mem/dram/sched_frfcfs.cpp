@@ -27,6 +27,8 @@ class FrFcfsScheduler final : public DramScheduler {
   }
 
  public:
+  // Written on its own, not through pick_ahead()'s pass: the engine's reference mode runs it at
+  // every edge, and the tests hold pick_ahead() and the skipping channel to it.
   SchedPick pick(const SchedView& v, DCycle at) const override {
     const PcTiming& tm = v.timing;
     const Cmd col = v.writes ? Cmd::Wr : Cmd::Rd;
