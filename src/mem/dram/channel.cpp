@@ -59,8 +59,10 @@ bool Channel::try_enqueue(const DramReq& r, const DramCoord& c, std::uint64_t se
   e.bank = static_cast<std::uint8_t>(c.bank);
   e.bursts = e.bursts_left = static_cast<std::uint8_t>(bursts);
   q.push_back(e);
-  if (indexed_)
-    (r.write ? pc.wbanks : pc.rbanks).push(e.bank, q.size() - 1, pc.timing.bank(e.bank).open_row == e.row);
+  if (indexed_) {
+    const bool hit = pc.timing.bank(e.bank).open_row == e.row;
+    (r.write ? pc.wbanks : pc.rbanks).push(e.bank, q.size() - 1, hit);
+  }
   if (!pc.dirty && changes_pick(pc, r.write, c)) pc.dirty = true;
   ++in_flight_;
   const DCycle edge = clk_.last_edge(now) + 1;  // first edge at which the request is visible
@@ -167,8 +169,8 @@ DCycle Channel::process(DCycle at, Cycle now) {
     const std::vector<DramEntry>& q = pc.draining ? pc.wq : pc.rq;
     const std::size_t shown = pc.draining ? pc.wq_visible : pc.rq_visible;
     const std::uint64_t blocked = pc.refresh.blocked();
-    const SchedView v{pc.timing, q,      shown, pc.draining, blocked, p_.row_hit_cap,
-                      indexed_ ? (pc.draining ? &pc.wbanks : &pc.rbanks) : nullptr};
+    const BankIndex* index = indexed_ ? (pc.draining ? &pc.wbanks : &pc.rbanks) : nullptr;
+    const SchedView v{pc.timing, q, shown, pc.draining, blocked, p_.row_hit_cap, index};
     SchedPick s;
     if (!engine_.skip_idle()) {
       s = sched_.pick(v, at);

@@ -43,7 +43,8 @@ AddressMapping::AddressMapping(const DramParams& p)
     for (int k = 0; k < kFields; ++k)
       if (name == kNames[k]) {
         const std::uint64_t n = sizes[k];
-        digits_[i] = {static_cast<Field>(k), n, std::has_single_bit(n) ? std::countr_zero(n) : -1, FastDiv(n)};
+        const int shift = std::has_single_bit(n) ? std::countr_zero(n) : -1;
+        digits_[i] = {static_cast<Field>(k), n, shift, FastDiv(n)};
       }
     capacity_lines_ *= digits_[i].size;
   }

@@ -3,8 +3,9 @@
 // bus. A precharge is held back while visible requests still hit the open row, unless that row has
 // already served `row_hit_cap` column commands (so a stream of hits cannot starve an older miss).
 // Requests to the same bank in the same row state share their timing, so only the oldest of each
-// (bank, kind) is examined: pick() scans the queue, deciding precharges after the scan, once every
-// pending hit is known; pick_ahead() visits the banks through the queue's BankIndex when it has one.
+// (bank, kind) is examined: pick() scans the queue, deciding precharges after the scan, once
+// every pending hit is known; pick_ahead() visits the banks through the queue's BankIndex when it
+// has one.
 #include <algorithm>
 #include <array>
 #include <bit>
