@@ -4,8 +4,7 @@
 // already served `row_hit_cap` column commands (so a stream of hits cannot starve an older miss).
 // Requests to the same bank in the same row state share their timing, so only the oldest of each
 // (bank, kind) is examined: pick() scans the queue, deciding precharges after the scan, once
-// every pending hit is known; pick_ahead() visits the banks through the queue's BankIndex when it
-// has one.
+// every pending hit is known; pick_ahead() visits the banks through the queue's BankIndex.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -28,8 +27,8 @@ class FrFcfsScheduler final : public DramScheduler {
   }
 
  public:
-  // Written on its own, not through pick_ahead()'s pass: the engine's reference mode runs it at
-  // every edge, and the tests hold pick_ahead() and the skipping channel to it.
+  // The reference: the engine's reference mode runs it at every edge, and the tests hold
+  // pick_ahead() and the skipping channel to it.
   SchedPick pick(const SchedView& v, DCycle at) const override {
     const PcTiming& tm = v.timing;
     const Cmd col = v.writes ? Cmd::Wr : Cmd::Rd;
@@ -72,13 +71,13 @@ class FrFcfsScheduler final : public DramScheduler {
     return p;
   }
 
-  // pick()'s decisions at max(at, next) in one pass. The pass weighs the first hit, closed-bank
-  // request and conflict of every bank with its ready time; `next` is the earliest of those times,
-  // and the choice at max(at, next) is the oldest of each kind ready by then: those ready at `at`
-  // when any is, else those ready at `next`. With the queue's BankIndex the pass visits the banks
-  // that have requests; without, it scans the requests and weighs the conflicts after the scan,
-  // once every bank's hits (the precharge guard) are known.
+  // pick()'s decisions at max(at, next) in one pass over the banks that have requests (the
+  // queue's BankIndex; without one, the interface's two picks). The pass weighs the first hit,
+  // closed-bank request and conflict of every bank with its ready time; `next` is the earliest of
+  // those times, and the choice at max(at, next) is the oldest of each kind ready by then: those
+  // ready at `at` when any is, else those ready at `next`.
   SchedPick pick_ahead(const SchedView& v, DCycle at) const override {
+    if (!v.banks) return DramScheduler::pick_ahead(v, at);
     const PcTiming& tm = v.timing;
     const Cmd col = v.writes ? Cmd::Wr : Cmd::Rd;
     SchedPick p;
@@ -96,57 +95,29 @@ class FrFcfsScheduler final : public DramScheduler {
         first[kind] = index;
       }
     };
-    // A conflict's precharge is held back by the row-hit guard: no time of its own then (only a
-    // command releases it).
-    auto guarded = [&](std::uint32_t bank, std::uint64_t hits) {
-      return (hits >> bank & 1) && tm.bank(bank).columns_since_act < v.row_hit_cap;
-    };
     std::uint64_t hits = 0, act_seen = 0, conflicts = 0;
-    if (v.banks) {
-      const std::uint64_t shown = v.visible >= 64 ? ~0ULL : (1ULL << v.visible) - 1;
-      for (std::uint64_t bm = v.banks->queued() & ~v.blocked; bm; bm &= bm - 1) {
-        const auto b = static_cast<std::uint32_t>(std::countr_zero(bm));
-        const std::uint64_t m = v.banks->pos(b) & shown;
-        if (!m) continue;
-        const std::uint64_t bit = 1ULL << b;
-        if (tm.bank(b).open_row == kNoRow) {
-          act_seen |= bit;
-          weigh(kAct, std::countr_zero(m), tm.earliest(Cmd::Act, b));
-          continue;
-        }
-        const std::uint64_t hit = m & v.banks->hits(b);
-        if (hit) {
-          hits |= bit;
-          weigh(kHit, std::countr_zero(hit), tm.earliest(col, b));
-        }
-        if (m & ~hit) {
-          conflicts |= bit;
-          if (!guarded(b, hits)) weigh(kPre, std::countr_zero(m & ~hit), tm.earliest(Cmd::Pre, b));
-        }
+    const std::uint64_t shown = v.visible >= 64 ? ~0ULL : (1ULL << v.visible) - 1;
+    for (std::uint64_t bm = v.banks->queued() & ~v.blocked; bm; bm &= bm - 1) {
+      const auto b = static_cast<std::uint32_t>(std::countr_zero(bm));
+      const std::uint64_t m = v.banks->pos(b) & shown;
+      if (!m) continue;
+      const std::uint64_t bit = 1ULL << b;
+      if (tm.bank(b).open_row == kNoRow) {
+        act_seen |= bit;
+        weigh(kAct, std::countr_zero(m), tm.earliest(Cmd::Act, b));
+        continue;
       }
-    } else {
-      std::array<int, 64> first_conflict;  // valid where `conflicts` has the bank's bit
-      for (std::size_t i = 0; i < v.visible; ++i) {
-        const DramEntry& e = v.queue[i];
-        const std::uint64_t bit = 1ULL << e.bank;
-        if (v.blocked & bit) continue;
-        const std::uint32_t open = tm.bank(e.bank).open_row;
-        if (open == e.row) {
-          if (hits & bit) continue;
-          hits |= bit;
-          weigh(kHit, static_cast<int>(i), tm.earliest(col, e.bank));
-        } else if (open == kNoRow) {
-          if (act_seen & bit) continue;
-          act_seen |= bit;
-          weigh(kAct, static_cast<int>(i), tm.earliest(Cmd::Act, e.bank));
-        } else if (!(conflicts & bit)) {
-          conflicts |= bit;
-          first_conflict[e.bank] = static_cast<int>(i);
-        }
+      const std::uint64_t hit = m & v.banks->hits(b);
+      if (hit) {
+        hits |= bit;
+        weigh(kHit, std::countr_zero(hit), tm.earliest(col, b));
       }
-      for (std::uint64_t m = conflicts; m; m &= m - 1) {
-        const auto b = static_cast<std::uint32_t>(std::countr_zero(m));
-        if (!guarded(b, hits)) weigh(kPre, first_conflict[b], tm.earliest(Cmd::Pre, b));
+      if (m & ~hit) {
+        conflicts |= bit;
+        // A conflict's precharge held back by the row-hit guard has no time of its own (only a
+        // command releases it).
+        if (!hit || tm.bank(b).columns_since_act >= v.row_hit_cap)
+          weigh(kPre, std::countr_zero(m & ~hit), tm.earliest(Cmd::Pre, b));
       }
     }
     p.hit_banks = hits;
