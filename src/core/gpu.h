@@ -51,6 +51,7 @@ class Gpu final : public Component, private SmHost {
   void cta_retired(std::uint16_t sm, std::uint32_t cta, Cycle now) override;
   Sm* sm_of(std::uint32_t cta) override;
   void progress(Cycle now) override { last_progress_ = now; }
+  BoxPatterns& box_patterns() override { return box_patterns_; }
   std::string blocked_report() const;
 
   GpuParams p_;
@@ -58,6 +59,7 @@ class Gpu final : public Component, private SmHost {
   const trace::KernelInfo& k_;
   Engine& engine_;
   mem::MemorySystem& mem_;
+  BoxPatterns box_patterns_;  // the TMA units' line patterns, shared by every SM
   std::vector<std::unique_ptr<Sm>> sms_;
   std::vector<std::int32_t> cta_sm_;  // SM of each resident CTA, -1 otherwise
   std::uint32_t next_cta_ = 0;

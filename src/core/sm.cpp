@@ -415,7 +415,8 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
         op.tx_bytes = in.bytes();
       } else {
         const trace::TensorMap& m = k_.tmap(in.map);
-        tensor_box_lines(m, in.gmem, p_.tma.dedup, p_.tma.line_bytes, op.lines);
+        if (!host_.box_patterns().find(m, in.gmem, p_.tma.dedup, p_.tma.line_bytes, op.pattern))
+          tensor_box_lines(m, in.gmem, p_.tma.dedup, p_.tma.line_bytes, op.lines);
         op.tx_bytes = m.box_bytes();
       }
       if (op.store) {

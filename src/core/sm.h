@@ -34,6 +34,7 @@ class SmHost {
   // The SM on which CTA `cta` is resident, or nullptr.
   virtual Sm* sm_of(std::uint32_t cta) = 0;
   virtual void progress(Cycle now) = 0;  // an instruction issued or a response arrived (watchdog)
+  virtual BoxPatterns& box_patterns() = 0;  // tensor copies' line patterns, shared by the SMs
 };
 
 class Sm final : public Component, public mem::MemClient, public EventTarget, private TmaClient {

@@ -19,6 +19,7 @@ TmaOp TmaEngine::take_op() {
     spare_lines_.pop_back();
     op.lines.clear();
   }
+  op.pattern = {};
   return op;
 }
 
@@ -36,6 +37,8 @@ std::uint32_t TmaEngine::enqueue(TmaOp&& op, Cycle now) {
   op.sent = op.done = 0;
   op.in_use = true;
   ops_[slot] = std::move(op);
+  TmaOp& o = ops_[slot];
+  if (!o.pattern.lines) o.pattern = {o.lines.data(), static_cast<std::uint32_t>(o.lines.size()), 0};
   SIMFA_ASSERT(qn_ < ring_.size(), fmt::format("sm[{}].tma", sm_), "request queue overflow at cycle {}", now);
   std::size_t tail = qh_ + qn_;
   if (tail >= ring_.size()) tail -= ring_.size();
@@ -81,12 +84,12 @@ void TmaEngine::tick(Cycle now) {
     const std::uint32_t slot = ring_[qh_];
     TmaOp& op = ops_[slot];
     if (op.ready_at > now) break;
-    const auto nlines = static_cast<std::uint32_t>(op.lines.size());
+    const std::uint32_t nlines = op.pattern.size;
     while (budget > 0 && op.sent < nlines) {
-      const LineReq& l = op.lines[op.sent];
+      const LineReq& l = op.pattern.lines[op.sent];
       if (!fits(l)) break;
       mem::MemReq r;
-      r.line = l.line;
+      r.line = op.pattern.base + l.line;
       r.sectors = l.sectors;
       r.tag = slot;
       r.sm = sm_;
@@ -109,7 +112,7 @@ void TmaEngine::tick(Cycle now) {
     --qn_;
     --setup_next_;
     client_.tma_all_sent(op, now);
-    if (op.done == op.lines.size()) {  // nothing to wait for (e.g. a box fully outside the tensor)
+    if (op.done == nlines) {  // nothing to wait for (e.g. a box fully outside the tensor)
       client_.tma_complete(op, now);
       release(slot);
     }
@@ -126,7 +129,7 @@ void TmaEngine::refresh_head() {
   }
   const TmaOp& h = ops_[ring_[qh_]];
   head_ready_ = h.ready_at;
-  head_need_ = h.sent < h.lines.size() ? sectors_of(h.lines[h.sent]) : 0;
+  head_need_ = h.sent < h.pattern.size ? sectors_of(h.pattern.lines[h.sent]) : 0;
 }
 
 bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
@@ -139,7 +142,7 @@ bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
   inflight_sectors_ -= r.sectors ? mem::sector_count(r.sectors) : line_sectors_;
   ++op.done;
   bytes_ += 32ULL * mem::sector_count(r.sectors);
-  if (op.done == op.lines.size() && op.sent == op.lines.size()) {
+  if (op.done == op.pattern.size && op.sent == op.pattern.size) {
     // Still at the queue head only if it has not been popped yet (popped once all lines sent).
     client_.tma_complete(op, now);
     release(r.tag);
@@ -154,6 +157,7 @@ void TmaEngine::release(std::uint32_t slot) {
   op.in_use = false;
   spare_lines_.push_back(std::move(op.lines));
   op.lines = {};
+  op.pattern = {};
   free_.push_back(slot);
 }
 

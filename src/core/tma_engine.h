@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <type_traits>
 #include <vector>
 
 #include "core/aeq.h"
@@ -29,11 +30,17 @@ struct TmaOp {
   std::uint16_t map = 0;
   std::uint64_t group_serial = 0;  // stores: the thread's group record
   std::uint64_t tx_bytes = 0;    // bytes delivered to each destination stage
-  std::vector<LineReq> lines;
+  std::vector<LineReq> lines;  // the copy's own line list, unless it uses a shared pattern
+  // The lines the unit sends: line i is pattern.base + pattern.lines[i].line (enqueue points the
+  // pattern at `lines`, base 0, when the SM did not set a shared one).
+  BoxPattern pattern;
   std::uint32_t sent = 0, done = 0;
   Cycle issued = 0, ready_at = kNever;
   bool in_use = false;
 };
+
+// A copy's pattern may point into its own `lines`: moving the record must keep that buffer.
+static_assert(std::is_nothrow_move_constructible_v<TmaOp> && std::is_nothrow_move_assignable_v<TmaOp>);
 
 // What the TMA unit reports back to its SM.
 class TmaClient {
@@ -48,7 +55,7 @@ class TmaEngine {
   TmaEngine(const TmaParams& p, std::uint16_t sm, mem::MemorySystem& mem, Aeq& aeq, TmaClient& client);
 
   bool full() const { return qn_ >= p_.queue_depth; }
-  // Takes a copy issued at `now` (its lines already generated); returns its slot.
+  // Takes a copy issued at `now` (its lines listed, or its pattern set); returns its slot.
   std::uint32_t enqueue(TmaOp&& op, Cycle now);
   TmaOp& op(std::uint32_t slot) { return ops_[slot]; }
   // A fresh op record whose line vector keeps its capacity (avoids allocation per copy).

@@ -4,6 +4,7 @@
 #include "core/tma_lines.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 namespace simfa::core {
@@ -61,8 +62,17 @@ void bulk_lines(Addr addr, std::uint64_t bytes, std::uint32_t line_bytes, std::v
   if (bytes) row_lines(addr, addr + bytes, line_bytes, out);
 }
 
-void tensor_box_lines(const trace::TensorMap& m, Addr origin, bool dedup, std::uint32_t line_bytes,
-                      std::vector<LineReq>& out) {
+namespace {
+
+// Which part of a box lies inside the tensor (all of it when the map has no base address or the
+// origin lies below it): elements [0, inner) of each row, rows [0, rows[d]) along dimension d >= 1.
+struct BoxClip {
+  std::uint64_t inner = 0;
+  std::array<std::uint64_t, trace::kMaxRank> rows{};
+  bool empty = false;
+};
+
+BoxClip clip_box(const trace::TensorMap& m, Addr origin) {
   const int rank = m.rank;
   // Origin coordinates (only needed to clip against the tensor when the base is known).
   std::uint64_t coord[trace::kMaxRank] = {};
@@ -75,24 +85,30 @@ void tensor_box_lines(const trace::TensorMap& m, Addr origin, bool dedup, std::u
     }
     coord[0] = off / m.esz;
   }
-  // Inner run, clipped.
-  std::uint64_t inner_lo = 0, inner_hi = m.box[0];
-  if (clip) inner_hi = coord[0] >= m.dims[0] ? 0 : std::min<std::uint64_t>(m.box[0], m.dims[0] - coord[0]);
-  // Rows inside the tensor along each outer dimension: indices [0, lim[d]) (clipped rows fetch
-  // nothing, so only these are visited, in the same index order).
-  std::uint64_t lim[trace::kMaxRank] = {};
-  bool empty = inner_hi <= inner_lo;
+  BoxClip c;
+  c.inner = m.box[0];
+  if (clip) c.inner = coord[0] >= m.dims[0] ? 0 : std::min<std::uint64_t>(m.box[0], m.dims[0] - coord[0]);
+  c.empty = c.inner == 0;
   for (int d = 1; d < rank; ++d) {
-    lim[d] = m.box[d];
-    if (clip) lim[d] = coord[d] >= m.dims[d] ? 0 : std::min<std::uint64_t>(m.box[d], m.dims[d] - coord[d]);
-    empty = empty || lim[d] == 0;
+    c.rows[d] = m.box[d];
+    if (clip) c.rows[d] = coord[d] >= m.dims[d] ? 0 : std::min<std::uint64_t>(m.box[d], m.dims[d] - coord[d]);
+    c.empty = c.empty || c.rows[d] == 0;
   }
+  return c;
+}
+
+// The lines of the rows inside the tensor (clipped rows fetch nothing, so only these are visited,
+// in the same index order).
+void walk_box(const trace::TensorMap& m, Addr origin, const BoxClip& c, bool dedup, std::uint32_t line_bytes,
+              std::vector<LineReq>& out) {
+  const int rank = m.rank;
   const std::size_t first = out.size();
   bool ordered = true;
   std::uint64_t idx[trace::kMaxRank] = {};
   Addr row = origin;  // origin + sum of idx[d] * strides[d]
-  while (!empty) {
-    const Addr lo = row + inner_lo * m.esz, hi = row + inner_hi * m.esz;
+  bool more = !c.empty;
+  while (more) {
+    const Addr lo = row, hi = row + c.inner * m.esz;
     if (dedup) {
       const std::size_t before = out.size();
       row_lines(lo, hi, line_bytes, out);
@@ -106,11 +122,11 @@ void tensor_box_lines(const trace::TensorMap& m, Addr origin, bool dedup, std::u
     int d = 1;
     for (; d < rank; ++d) {
       row += m.strides[d];
-      if (++idx[d] < lim[d]) break;
+      if (++idx[d] < c.rows[d]) break;
       row -= static_cast<Addr>(idx[d]) * m.strides[d];
       idx[d] = 0;
     }
-    if (d >= rank) break;
+    more = d < rank;
   }
   if (dedup && !ordered) {
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
@@ -124,6 +140,44 @@ void tensor_box_lines(const trace::TensorMap& m, Addr origin, bool dedup, std::u
     }
     out.resize(w);
   }
+}
+
+}  // namespace
+
+void tensor_box_lines(const trace::TensorMap& m, Addr origin, bool dedup, std::uint32_t line_bytes,
+                      std::vector<LineReq>& out) {
+  walk_box(m, origin, clip_box(m, origin), dedup, line_bytes, out);
+}
+
+std::size_t BoxPatterns::KeyHash::operator()(const Key& k) const {
+  std::uint64_t h = k.map * 0x9E3779B97F4A7C15ULL ^ k.offset ^ (k.inner << 20) ^ (std::uint64_t{k.dedup} << 63) ^
+                    (std::uint64_t{k.line_bytes} << 40);
+  for (std::uint64_t r : k.rows) h = (h ^ r) * 0xFF51AFD7ED558CCDULL;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+bool BoxPatterns::find(const trace::TensorMap& m, Addr origin, bool dedup, std::uint32_t line_bytes,
+                       BoxPattern& out) {
+  const BoxClip c = clip_box(m, origin);
+  const Addr offset = origin % line_bytes;
+  const Key key{m.id, dedup, line_bytes, offset, c.inner, c.empty ? decltype(c.rows){} : c.rows};
+  auto it = index_.find(key);
+  if (it == index_.end()) {
+    Entry e{m, {}};
+    // The pattern is the box at `offset` from address 0: its lines are those of the copy less
+    // its origin rounded down to a line.
+    walk_box(m, offset, c, dedup, line_bytes, e.lines);
+    if (held_ + e.lines.size() > max_lines_) return false;
+    held_ += e.lines.size();
+    entries_.push_back(std::move(e));
+    it = index_.emplace(key, entries_.size() - 1).first;
+  }
+  const Entry& e = entries_[it->second];
+  if (!(e.map == m)) return false;  // another kernel's map of the same id
+  out.lines = e.lines.data();
+  out.size = static_cast<std::uint32_t>(e.lines.size());
+  out.base = origin - offset;
+  return true;
 }
 
 }  // namespace simfa::core
