@@ -84,7 +84,7 @@ void Gpu::cta_retired(std::uint16_t sm, std::uint32_t cta, Cycle now) {
   cta_sm_[cta] = -1;
   ++retired_;
   end_ = now;
-  last_progress_ = now;
+  last_progress_ = std::max(last_progress_, now);
   if (next_cta_ < k_.ctas) engine_.wake(this, now + 1);
 }
 
@@ -143,6 +143,10 @@ std::string Gpu::blocked_report() const {
 
 void Gpu::register_stats(Stats& s) {
   for (auto& sm : sms_) sm->register_stats(s);
+  // Counts read during the run (a sampled run's windows) include the responses that have arrived.
+  s.before_read([this] {
+    for (auto& sm : sms_) sm->settle(engine_.now());
+  });
   auto sum = [this](auto field) {
     return [this, field] {
       double v = 0;

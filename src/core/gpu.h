@@ -50,7 +50,7 @@ class Gpu final : public Component, private SmHost {
  private:
   void cta_retired(std::uint16_t sm, std::uint32_t cta, Cycle now) override;
   Sm* sm_of(std::uint32_t cta) override;
-  void progress(Cycle now) override { last_progress_ = now; }
+  void progress(Cycle now) override { last_progress_ = std::max(last_progress_, now); }
   BoxPatterns& box_patterns() override { return box_patterns_; }
   std::string blocked_report() const;
 

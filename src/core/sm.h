@@ -33,7 +33,9 @@ class SmHost {
   virtual void cta_retired(std::uint16_t sm, std::uint32_t cta, Cycle now) = 0;
   // The SM on which CTA `cta` is resident, or nullptr.
   virtual Sm* sm_of(std::uint32_t cta) = 0;
-  virtual void progress(Cycle now) = 0;  // an instruction issued or a response arrived (watchdog)
+  // An instruction issued or a response arrived (watchdog); a response taken ahead of time
+  // reports its arrival cycle, which may lie ahead: the latest reported counts.
+  virtual void progress(Cycle now) = 0;
   virtual BoxPatterns& box_patterns() = 0;  // tensor copies' line patterns, shared by the SMs
 };
 
@@ -52,6 +54,10 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   Cycle tick(Cycle now) override;
   void on_response(const mem::MemReq& r, Cycle now) override;
   void on_retry(Cycle now) override;
+  bool defer_response(const mem::MemReq& r, Cycle at, Cycle now) override;
+  // Applies the responses taken ahead of time that have arrived by `now` (before statistics are
+  // read between ticks).
+  void settle(Cycle now);
   void on_event(std::uint32_t tag, const Payload& p, Cycle now) override;
 
   // Cluster peers: delivered `delay` cycles after `now` through the engine.

@@ -34,7 +34,7 @@ std::uint32_t TmaEngine::enqueue(TmaOp&& op, Cycle now) {
   }
   op.issued = now;
   op.ready_at = kNever;
-  op.sent = op.done = 0;
+  op.sent = op.done = op.deferred = 0;
   op.in_use = true;
   ops_[slot] = std::move(op);
   TmaOp& o = ops_[slot];
@@ -135,6 +135,7 @@ void TmaEngine::refresh_head() {
 bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
   SIMFA_ASSERT(r.tag < ops_.size() && ops_[r.tag].in_use, fmt::format("sm[{}].tma", sm_),
                "response for unknown copy {} at cycle {}", r.tag, now);
+  apply_due(now);  // those taken ahead of time arrived earlier (the port hands out in order)
   TmaOp& op = ops_[r.tag];
   // Generation of the head copy was held at the sector limit: it may go on now.
   bool need_tick = head_need_ != 0 && !fits_sectors(head_need_);
@@ -150,6 +151,33 @@ bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
   }
   if (qn_ == 0 && inflight_ == 0) busy_.set(now, false);
   return need_tick;
+}
+
+bool TmaEngine::defer(const mem::MemReq& r, Cycle at) {
+  SIMFA_ASSERT(r.tag < ops_.size() && ops_[r.tag].in_use, fmt::format("sm[{}].tma", sm_),
+               "response for unknown copy {} ahead of cycle {}", r.tag, at);
+  TmaOp& op = ops_[r.tag];
+  // The last response of a copy completes it: that must happen at its place in cycle `at`.
+  if (op.sent == op.pattern.size && op.done + op.deferred + 1 == op.pattern.size) return false;
+  SIMFA_ASSERT(deferred_.empty() || deferred_.back().at <= at, fmt::format("sm[{}].tma", sm_),
+               "responses taken out of order ({} after {})", at, deferred_.back().at);
+  ++op.deferred;
+  deferred_.push_back({at, r.tag, r.sectors});
+  return true;
+}
+
+void TmaEngine::apply_deferred(Cycle now) {
+  while (!deferred_.empty() && deferred_.front().at <= now) {
+    const Deferred d = deferred_.front();
+    deferred_.pop_front();
+    TmaOp& op = ops_[d.tag];
+    --op.deferred;
+    --inflight_;
+    inflight_sectors_ -= d.sectors ? mem::sector_count(d.sectors) : line_sectors_;
+    ++op.done;
+    bytes_ += 32ULL * mem::sector_count(d.sectors);
+    mem_.deferred_applied();
+  }
 }
 
 void TmaEngine::release(std::uint32_t slot) {
@@ -168,6 +196,9 @@ Cycle TmaEngine::next_need(Cycle now) const {
     // A copy still in setup is woken by its AEQ event.
     if (head_ready_ <= now && (head_need_ == 0 || fits_sectors(head_need_))) t = std::min(t, now + 1);
   }
+  // Held at the sector limit: every arriving response may free room (those taken ahead of time
+  // have no message of their own to wake the SM).
+  if (held_by_sectors() && !deferred_.empty()) t = std::min(t, deferred_.front().at);
   return t;
 }
 

@@ -35,6 +35,7 @@ struct TmaOp {
   // pattern at `lines`, base 0, when the SM did not set a shared one).
   BoxPattern pattern;
   std::uint32_t sent = 0, done = 0;
+  std::uint32_t deferred = 0;  // responses taken ahead of their arrival, not yet applied
   Cycle issued = 0, ready_at = kNever;
   bool in_use = false;
 };
@@ -65,6 +66,17 @@ class TmaEngine {
   // Returns whether the SM needs a tick for it: a copy completed, or line generation was held by
   // `max_inflight_sectors` and may go on. Otherwise nothing its tick depends on changed.
   bool on_response(const mem::MemReq& r, Cycle now);
+  // A response arriving at `at`, offered ahead of time (mem::MemClient::defer_response). Taken
+  // (true) unless it would complete its copy: the others change only counts that nothing reads
+  // before apply_due() (the SM's tick, a response, a read of the statistics), so they need no
+  // engine message. The SM ticks at `at` when generation is held at the sector limit
+  // (held_by_sectors(); next_need() covers what arrives while it is).
+  bool defer(const mem::MemReq& r, Cycle at);
+  // Applies the taken responses that have arrived by `now`.
+  void apply_due(Cycle now) {
+    if (!deferred_.empty() && deferred_.front().at <= now) apply_deferred(now);
+  }
+  bool held_by_sectors() const { return head_need_ != 0 && !fits_sectors(head_need_); }
   void on_retry(Cycle now) { port_blocked_ = false; }
   // The next cycle this unit needs a tick for its own progress (kNever: waiting on others).
   Cycle next_need(Cycle now) const;
@@ -76,6 +88,14 @@ class TmaEngine {
  private:
   Cycle setup_latency(const TmaOp& op);
   void release(std::uint32_t slot);
+  void apply_deferred(Cycle now);
+  // Taken responses in arrival order (the SM's ejection port hands them out in order of time).
+  struct Deferred {
+    Cycle at;
+    std::uint32_t tag;
+    std::uint8_t sectors;
+  };
+  std::deque<Deferred> deferred_;
 
   TmaParams p_;
   std::uint16_t sm_;

@@ -1,7 +1,8 @@
 // Hierarchy: wires L1, coalescer, crossbar, slices and DRAM. Timing is carried by timestamps: an
 // accepted request is pushed into its first slice's lane at its arrival cycle (one wake), a served
 // request comes back as one kArrive message at its arrival at the SM, where the SM's ejection port
-// may delay it (kDeliver). DRAM responses reach the slice after the L2-DRAM link (kFill).
+// may delay it (kDeliver; or the SM takes it ahead of time, MemClient::defer_response). DRAM
+// responses reach the slice after the L2-DRAM link (kFill).
 #include "mem/hierarchy.h"
 
 #include "mem/sectors.h"
@@ -241,8 +242,8 @@ void Hierarchy::deliver(const MemReq& r, Cycle now) {
   const Cycle at = xbar_.eject(r.sm, bytes, now);
   if (at <= now)
     finish(r, now);
-  else
-    engine_.send(this, kDeliver, Payload::of(r), at);
+  else if ((l1_ && r.kind == ReqKind::Load) || !clients_[r.sm]->defer_response(r, at, now))
+    engine_.send(this, kDeliver, Payload::of(r), at);  // (a deferred one is counted when applied)
 }
 
 void Hierarchy::finish(const MemReq& r, Cycle now) {

@@ -43,6 +43,10 @@ class Hierarchy final : public MemorySystem,
   bool try_send(const MemReq& r, Cycle now) override;
   void register_stats(Stats& s) override;
   std::uint64_t in_flight() const override { return in_flight_; }
+  void deferred_applied() override {
+    --in_flight_;
+    ++responses_;
+  }
   void warm(Addr line, std::uint8_t sectors, bool write) override;
   void discount_warm_writebacks() override;
   void enable_replay(std::uint32_t stride) override;

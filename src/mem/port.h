@@ -49,6 +49,13 @@ class MemClient {
   virtual ~MemClient() = default;
   virtual void on_response(const MemReq& r, Cycle now) = 0;
   virtual void on_retry(Cycle now) = 0;
+  // A response that will reach the client at `at` (> now), offered ahead of time so that no
+  // engine message is needed for it: a client that can apply it later, before anything reads what
+  // it changes (its own next tick or response, or a read of the statistics), keeps it and returns
+  // true, and reports it with MemorySystem::deferred_applied() once applied at or after `at`. The
+  // client must take only responses whose effect does not depend on when in cycle `at` they are
+  // applied (counts, not completions). Otherwise the memory system delivers it at `at`.
+  virtual bool defer_response(const MemReq& r, Cycle at, Cycle now) { return false; }
 };
 
 class MemorySystem {
@@ -60,6 +67,8 @@ class MemorySystem {
   virtual void register_stats(Stats& s) = 0;
   // Requests accepted and not yet answered (conservation checks and the end of a run).
   virtual std::uint64_t in_flight() const = 0;
+  // A response a client took with MemClient::defer_response was applied.
+  virtual void deferred_applied() {}
   virtual std::uint32_t line_bytes() const = 0;
   // Peak DRAM data bandwidth in bytes per core cycle (0: the model has no DRAM). Sampled
   // simulation bounds how far apart its spans let the CTAs drift with it (docs/sampling.md step 4).

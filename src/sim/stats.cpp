@@ -58,6 +58,7 @@ nlohmann::json Stats::docs_json() const {
 }
 
 std::vector<std::uint64_t> Stats::counter_values() const {
+  if (before_read_) before_read_();
   std::vector<std::uint64_t> v;
   for (const Entry& e : entries_)
     if (e.additive) v.push_back(*e.counter);

@@ -36,6 +36,9 @@ class Stats {
   // components own the counters; formulas that read the same fields see the sum. Maxima are not
   // among them.
   std::vector<std::uint64_t> counter_values() const;
+  // Called before counter_values() reads: components that apply some updates late (a response
+  // taken ahead of its arrival) bring their counters up to date.
+  void before_read(std::function<void()> f) { before_read_ = std::move(f); }
   std::vector<std::string> counter_names() const;  // same order as counter_values
   void add_to_counters(const std::vector<double>& extra);
 
@@ -47,6 +50,7 @@ class Stats {
     bool additive = false;  // a count (counter), extrapolated by a sampled run
   };
   std::vector<Entry> entries_;
+  std::function<void()> before_read_;
 };
 
 // Busy-time accounting from timestamps, exact when idle cycles are skipped: call set(now, busy)

@@ -112,6 +112,24 @@ std::vector<std::string> small_grid(std::vector<std::string> sets) {
   return sets;
 }
 
+// A sampled run reads the counters at every window; the SMs' TMA units apply most responses
+// after their arrival (taken ahead of time, without an engine message) and bring their counts up
+// to date before such a read. The reference mode (every component ticks every cycle) delivers
+// every response at its cycle: both give the same run.
+TEST(Sampling, ResponsesTakenAheadOfTimeChangeNoWindow) {
+  const spec::AttentionShape s = shape(4096, 4096, 2, 2, 64);
+  const Config on = make_config("h100", small_grid({"sample.mode=on", "gpu.num_sms=16"}));
+  Fa3Source a(s, on, 16), b(s, on, 16);
+  RunOptions reference;
+  reference.skip_idle = false;
+  const RunResult x = run_trace(a, on), y = run_trace(b, on, reference);
+  ASSERT_TRUE(x.sampling.sampled) << x.sampling.note;
+  EXPECT_EQ(x.cycles, y.cycles);
+  EXPECT_EQ(x.stats.dump(), y.stats.dump());
+  EXPECT_EQ(x.sampling.check_errors, y.sampling.check_errors);
+  EXPECT_LT(x.events, y.events);
+}
+
 // Tiles much longer than the windows that find the steady state (here 64 blocks, Llama-3 405B at
 // 64K tokens 372): one limited span skips inside every CTA's first tile before the tile starts
 // have been seen, then the regular spans and checks follow, and the run still agrees with full
