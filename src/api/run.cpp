@@ -144,8 +144,15 @@ class MemReplay final : public trace::CopyReplay {
     using trace::Op;
     if (in.op != Op::TMA_TENSOR && in.op != Op::TMA_BULK && in.op != Op::TMA_STORE) return;
     const int sm = gpu_.cta_sm(cta);
+    const bool write = in.op == Op::TMA_STORE;
+    core::BoxPattern p;  // a tensor copy's lines, as the TMA unit reads them
+    if (in.op != Op::TMA_BULK && patterns_.find(k_.tmap(in.map), in.gmem, true, line_bytes_, p)) {
+      for (std::uint32_t i = 0; i < p.size; ++i)
+        mem_.replay(p.base + p.lines[i].line, p.lines[i].sectors, write, warm, sm);
+      return;
+    }
     expand(in);
-    for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, in.op == Op::TMA_STORE, warm, sm);
+    for (const core::LineReq& l : lines_) mem_.replay(l.line, l.sectors, write, warm, sm);
   }
   std::uint32_t prepare(const trace::Instr& in) override {
     using trace::Op;
@@ -214,6 +221,7 @@ class MemReplay final : public trace::CopyReplay {
   std::uint32_t line_bytes_;
   Engine& engine_;
   std::vector<core::LineReq> lines_;
+  core::BoxPatterns patterns_;
   std::unordered_map<Key, std::uint32_t, KeyHash> ids_;  // prepared copies
   std::vector<Prepared> prepared_;
   struct Kept {  // a counted line of a prepared copy
