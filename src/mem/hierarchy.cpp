@@ -107,6 +107,7 @@ bool Hierarchy::try_send(const MemReq& r, Cycle now) {
     if (!waiting_on_credit_[r.sm]) {
       waiting_on_credit_[r.sm] = 1;
       credit_waiters_[first].push_back(r.sm);
+      slices_[first]->note_credit_waiter();
     }
     return false;
   }

@@ -102,7 +102,10 @@ Cycle L2Slice::tick(Cycle now) {
     refresh_first();
     if (lane != kLaneForward) {
       --queued_;
-      fabric_.credit_freed(id_, now);
+      if (credit_waiter_) {  // (credit_freed() has nothing to do for a slice nobody waits on)
+        credit_waiter_ = false;
+        fabric_.credit_freed(id_, now);
+      }
     }
     lookup(t, now);
   }

@@ -95,6 +95,8 @@ class L2Slice final : public Component {
 
   // Requests counted against the crossbar credits: queued in lanes near/far, not yet looked up.
   std::uint32_t queued() const { return queued_; }
+  // An SM waits for this slice's credits: the next lookup from a lane near/far tells the fabric.
+  void note_credit_waiter() { credit_waiter_ = true; }
   bool idle() const;
   const SliceCounters& counters() const { return c_; }
   void register_stats(Stats& s, const std::string& prefix);
@@ -142,6 +144,7 @@ class L2Slice final : public Component {
   std::uint8_t first_lane_ = kLanes;
   void refresh_first();
   std::uint32_t queued_ = 0;
+  bool credit_waiter_ = false;
   double resp_free_ = 0;
   RingQueue<Cycle> departs_;
   bool blocked_ = false;

@@ -59,6 +59,7 @@ bool Channel::try_enqueue(const DramReq& r, const DramCoord& c, std::uint64_t se
   e.bank = static_cast<std::uint8_t>(c.bank);
   e.bursts = e.bursts_left = static_cast<std::uint8_t>(bursts);
   q.push_back(e);
+  (r.write ? pc.wq_newest : pc.rq_newest) = now;
   if (indexed_) {
     const bool hit = pc.timing.bank(e.bank).open_row == e.row;
     (r.write ? pc.wbanks : pc.rbanks).push(e.bank, q.size() - 1, hit);
@@ -143,13 +144,14 @@ DCycle Channel::process(DCycle at, Cycle now) {
     }
     pc.refresh.update(at);
     // Requests accepted in this core cycle are not visible yet (they sit at the queue tails).
-    auto visible = [now](const std::vector<DramEntry>& q) {
+    auto visible = [now](const std::vector<DramEntry>& q, Cycle newest) {
       std::size_t v = q.size();
+      if (newest < now) return v;
       while (v > 0 && q[v - 1].arrival >= now) --v;
       return v;
     };
-    pc.rq_visible = visible(pc.rq);
-    pc.wq_visible = visible(pc.wq);
+    pc.rq_visible = visible(pc.rq, pc.rq_newest);
+    pc.wq_visible = visible(pc.wq, pc.wq_newest);
     if (pc.rq_visible < pc.rq.size() || pc.wq_visible < pc.wq.size())
       pc_next = std::min(pc_next, clk_.last_edge(now) + 1);
     // Write draining with hysteresis.

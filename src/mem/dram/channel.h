@@ -63,6 +63,9 @@ class Channel final : public Component, public EventTarget {
     std::vector<DramEntry> rq, wq;
     BankIndex rbanks, wbanks;  // where each bank's requests sit in rq and wq (when indexed_)
     std::size_t rq_visible = 0, wq_visible = 0;
+    // At least the latest arrival in rq and wq: below the current core cycle, every entry is
+    // visible without looking at the queue.
+    Cycle rq_newest = 0, wq_newest = 0;
     bool draining = false;  // serving the write queue
     bool refused_read = false, refused_write = false;
     // Memo of the last look at this pseudo-channel: while nothing changed it (no command, no new
