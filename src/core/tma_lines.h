@@ -50,7 +50,8 @@ class BoxPatterns {
   // At most `max_lines` lines held in all (beyond: find() fails and the caller lists the lines).
   explicit BoxPatterns(std::size_t max_lines = std::size_t{1} << 20) : max_lines_(max_lines) {}
   // The pattern of tensor_box_lines(m, origin, dedup, line_bytes), built on first use. False when
-  // a new pattern would not fit.
+  // a new pattern would not fit, or when the pattern of m's id was built from another map (the
+  // caller then lists the lines itself).
   bool find(const trace::TensorMap& m, Addr origin, bool dedup, std::uint32_t line_bytes, BoxPattern& out);
   std::size_t patterns() const { return entries_.size(); }
 
