@@ -132,17 +132,25 @@ void TmaEngine::refresh_head() {
   head_need_ = h.sent < h.pattern.size ? sectors_of(h.pattern.lines[h.sent]) : 0;
 }
 
-bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
-  SIMFA_ASSERT(r.tag < ops_.size() && ops_[r.tag].in_use, fmt::format("sm[{}].tma", sm_),
-               "response for unknown copy {} at cycle {}", r.tag, now);
-  apply_due(now);  // those taken ahead of time arrived earlier (the port hands out in order)
-  TmaOp& op = ops_[r.tag];
-  // Generation of the head copy was held at the sector limit: it may go on now.
-  bool need_tick = head_need_ != 0 && !fits_sectors(head_need_);
+TmaOp& TmaEngine::answered(std::uint32_t tag, Cycle at) {
+  SIMFA_ASSERT(tag < ops_.size() && ops_[tag].in_use, fmt::format("sm[{}].tma", sm_),
+               "response for unknown copy {} at cycle {}", tag, at);
+  return ops_[tag];
+}
+
+void TmaEngine::count_answer(TmaOp& op, std::uint8_t sectors) {
   --inflight_;
-  inflight_sectors_ -= r.sectors ? mem::sector_count(r.sectors) : line_sectors_;
+  inflight_sectors_ -= sectors ? mem::sector_count(sectors) : line_sectors_;
   ++op.done;
-  bytes_ += 32ULL * mem::sector_count(r.sectors);
+  bytes_ += 32ULL * mem::sector_count(sectors);
+}
+
+bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
+  TmaOp& op = answered(r.tag, now);
+  apply_due(now);  // those taken ahead of time arrived earlier (the port hands out in order)
+  // Generation of the head copy was held at the sector limit: it may go on now.
+  bool need_tick = held_by_sectors();
+  count_answer(op, r.sectors);
   if (op.done == op.pattern.size && op.sent == op.pattern.size) {
     // Still at the queue head only if it has not been popped yet (popped once all lines sent).
     client_.tma_complete(op, now);
@@ -154,9 +162,7 @@ bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
 }
 
 bool TmaEngine::defer(const mem::MemReq& r, Cycle at) {
-  SIMFA_ASSERT(r.tag < ops_.size() && ops_[r.tag].in_use, fmt::format("sm[{}].tma", sm_),
-               "response for unknown copy {} ahead of cycle {}", r.tag, at);
-  TmaOp& op = ops_[r.tag];
+  TmaOp& op = answered(r.tag, at);
   // The last response of a copy completes it: that must happen at its place in cycle `at`.
   if (op.sent == op.pattern.size && op.done + op.deferred + 1 == op.pattern.size) return false;
   SIMFA_ASSERT(deferred_.empty() || deferred_.back().at <= at, fmt::format("sm[{}].tma", sm_),
@@ -172,10 +178,7 @@ void TmaEngine::apply_deferred(Cycle now) {
     deferred_.pop_front();
     TmaOp& op = ops_[d.tag];
     --op.deferred;
-    --inflight_;
-    inflight_sectors_ -= d.sectors ? mem::sector_count(d.sectors) : line_sectors_;
-    ++op.done;
-    bytes_ += 32ULL * mem::sector_count(d.sectors);
+    count_answer(op, d.sectors);
     mem_.deferred_applied();
   }
 }

@@ -89,6 +89,9 @@ class TmaEngine {
   Cycle setup_latency(const TmaOp& op);
   void release(std::uint32_t slot);
   void apply_deferred(Cycle now);
+  // The copy a response answers (checked), and what a response changes in the unit's counts.
+  TmaOp& answered(std::uint32_t tag, Cycle at);
+  void count_answer(TmaOp& op, std::uint8_t sectors);
   // Taken responses in arrival order (the SM's ejection port hands them out in order of time).
   struct Deferred {
     Cycle at;

@@ -163,11 +163,15 @@ bool BoxPatterns::find(const trace::TensorMap& m, Addr origin, bool dedup, std::
   const Key key{m.id, dedup, line_bytes, offset, c.inner, c.empty ? decltype(c.rows){} : c.rows};
   auto it = index_.find(key);
   if (it == index_.end()) {
+    if (full_) return false;
     Entry e{m, {}};
     // The pattern is the box at `offset` from address 0: its lines are those of the copy less
     // its origin rounded down to a line.
     walk_box(m, offset, c, dedup, line_bytes, e.lines);
-    if (held_ + e.lines.size() > max_lines_) return false;
+    if (held_ + e.lines.size() > max_lines_) {
+      full_ = true;
+      return false;
+    }
     held_ += e.lines.size();
     entries_.push_back(std::move(e));
     it = index_.emplace(key, entries_.size() - 1).first;

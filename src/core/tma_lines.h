@@ -47,7 +47,8 @@ struct BoxPattern {
 
 class BoxPatterns {
  public:
-  // At most `max_lines` lines held in all (beyond: find() fails and the caller lists the lines).
+  // At most `max_lines` lines held in all: once a new pattern does not fit, no further one is
+  // built (find() fails for it, and the caller lists the lines, without a walk here first).
   explicit BoxPatterns(std::size_t max_lines = std::size_t{1} << 20) : max_lines_(max_lines) {}
   // The pattern of tensor_box_lines(m, origin, dedup, line_bytes), built on first use. False when
   // a new pattern would not fit, or when the pattern of m's id was built from another map (the
@@ -73,6 +74,7 @@ class BoxPatterns {
     std::vector<LineReq> lines;
   };
   std::size_t max_lines_, held_ = 0;
+  bool full_ = false;
   std::deque<Entry> entries_;
   std::unordered_map<Key, std::size_t, KeyHash> index_;
 };

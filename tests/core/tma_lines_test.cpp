@@ -80,7 +80,6 @@ TEST(TmaLines, BulkCopyPartialLines) {
   EXPECT_EQ(out[1], (LineReq{128, 0x1}));
 }
 
-
 // A copy read through a shared pattern requests exactly what tensor_box_lines lists for it: random
 // maps of rank 1-3, origins anywhere (inside, across and beyond the tensor's edges when it has a
 // base), with and without deduplication, power-of-two lines and others.
@@ -125,6 +124,7 @@ TEST(TmaLines, PatternsBeyondTheBudgetAreRefused) {
   EXPECT_TRUE(patterns.find(m, 0, true, 128, p));
   EXPECT_TRUE(patterns.find(m, 128 * 8, true, 128, p));  // the same pattern
   EXPECT_FALSE(patterns.find(m, 64, true, 128, p));      // a second one would hold 16 lines
+  EXPECT_TRUE(patterns.find(m, 128 * 16, true, 128, p));  // the first is still served
   auto other = m;  // the same id and clipping, another map (another kernel's): its own lines
   other.strides = {2, 256};
   EXPECT_FALSE(patterns.find(other, 0, true, 128, p));
