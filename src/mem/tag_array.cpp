@@ -63,12 +63,7 @@ std::int32_t TagArray::insert(std::uint64_t line, std::uint8_t valid, std::uint8
   const std::uint64_t qs = sets_div_.div(q);
   const auto set = static_cast<std::uint32_t>(q - qs * sets_);
   std::uint32_t* b = block(set);
-  std::uint32_t way = assoc_;
-  for (std::uint32_t i = 0; i < assoc_; ++i)
-    if (b[i] == kInvalid) {
-      way = i;
-      break;
-    }
+  std::uint32_t way = first_way(b, kInvalid);  // the first invalid way, or assoc_
   victim = {};
   std::uint8_t* vb = valid_of(set);
   std::uint8_t* db = dirty_of(set);

@@ -55,34 +55,8 @@ class TagArray {
     const std::uint32_t* b = block(set);
     if (stride_ > 16) simfa::prefetch(b + 16);  // the rest of the set's block (see the layout above)
     if (stride_ > 32) simfa::prefetch(b + 32);
-#if defined(__SSE2__)
-    if (assoc_ == 16) {  // the presets' L2: all 16 tags at once, packed into one 16-bit mask
-      const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
-      const auto* v = reinterpret_cast<const __m128i*>(b);
-      const __m128i lo = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(v), key),
-                                         _mm_cmpeq_epi32(_mm_load_si128(v + 1), key));
-      const __m128i hi = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(v + 2), key),
-                                         _mm_cmpeq_epi32(_mm_load_si128(v + 3), key));
-      const auto hit = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));
-      if (!hit) return kMiss;
-      return static_cast<std::int32_t>(set << wbits_ | static_cast<std::uint32_t>(std::countr_zero(hit)));
-    }
-    if (assoc_ <= 64) {  // branch-free compare, 4 ways at a time (a line is in at most one way)
-      const __m128i key = _mm_set1_epi32(static_cast<int>(tag));
-      std::uint64_t hit = 0;
-      std::uint32_t i = 0;
-      for (; i + 4 <= assoc_; i += 4) {
-        const __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(b + i));
-        hit |= std::uint64_t(unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, key))))) << i;
-      }
-      for (; i < assoc_; ++i) hit |= std::uint64_t{b[i] == tag} << i;
-      if (!hit) return kMiss;
-      return static_cast<std::int32_t>(set << wbits_ | static_cast<std::uint32_t>(std::countr_zero(hit)));
-    }
-#endif
-    for (std::uint32_t i = 0; i < assoc_; ++i)
-      if (b[i] == tag) return static_cast<std::int32_t>(set << wbits_ | i);
-    return kMiss;
+    const std::uint32_t way = first_way(b, tag);
+    return way == assoc_ ? kMiss : static_cast<std::int32_t>(set << wbits_ | way);
   }
   // Host cache hint: the set of `line` will be looked up soon. Changes nothing.
   void prefetch(std::uint64_t line) const {
@@ -136,6 +110,36 @@ class TagArray {
   }
   [[noreturn]] std::uint32_t tag_overflow(std::uint64_t line) const;
 
+  // The first way of the set block `b` whose tag word is `key` (a line's tag, or kInvalid), or
+  // assoc_ when none is.
+  std::uint32_t first_way(const std::uint32_t* b, std::uint32_t key) const {
+#if defined(__SSE2__)
+    if (assoc_ == 16) {  // the presets' L2: all 16 tags at once, packed into one 16-bit mask
+      const __m128i k = _mm_set1_epi32(static_cast<int>(key));
+      const auto* v = reinterpret_cast<const __m128i*>(b);
+      const __m128i lo = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(v), k),
+                                         _mm_cmpeq_epi32(_mm_load_si128(v + 1), k));
+      const __m128i hi = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(v + 2), k),
+                                         _mm_cmpeq_epi32(_mm_load_si128(v + 3), k));
+      const auto hit = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));
+      return hit ? static_cast<std::uint32_t>(std::countr_zero(hit)) : assoc_;
+    }
+    if (assoc_ <= 64) {  // branch-free compare, 4 ways at a time
+      const __m128i k = _mm_set1_epi32(static_cast<int>(key));
+      std::uint64_t hit = 0;
+      std::uint32_t i = 0;
+      for (; i + 4 <= assoc_; i += 4) {
+        const __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(b + i));
+        hit |= std::uint64_t(unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, k))))) << i;
+      }
+      for (; i < assoc_; ++i) hit |= std::uint64_t{b[i] == key} << i;
+      return hit ? static_cast<std::uint32_t>(std::countr_zero(hit)) : assoc_;
+    }
+#endif
+    for (std::uint32_t i = 0; i < assoc_; ++i)
+      if (b[i] == key) return i;
+    return assoc_;
+  }
   std::uint32_t set_of(std::int32_t idx) const { return static_cast<std::uint32_t>(idx) >> wbits_; }
   std::uint32_t way_of(std::int32_t idx) const { return static_cast<std::uint32_t>(idx) & wmask_; }
   std::uint32_t flat(std::int32_t idx) const { return set_of(idx) * assoc_ + way_of(idx); }
