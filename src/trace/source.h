@@ -38,6 +38,12 @@ struct SamplingReport {
   // Per span: how far (cycles) its cuts let a cluster's wake-up drift from the others' (sample.drift:
   // the DRAM burst of the tile starts), 0 where it did not.
   std::vector<double> drift_bounds;
+  // Host wall time (seconds) of the sampled run's phases: the detail that searched for the steady
+  // state (before the first regular span, and after a limited one), the fast-forward spans (their
+  // cuts, replay and sleep, and the detail of clusters that woke early), the check periods and the
+  // detailed tail. They cover the run from the sampler's start to the kernel's end: setup and the
+  // report are outside them (sim_wall_s covers the whole run).
+  double wall_search_s = 0, wall_spans_s = 0, wall_checks_s = 0, wall_tail_s = 0;
 };
 
 // Sampled simulation's span replay (docs/sampling.md): a source that fast-forwards hands the TMA

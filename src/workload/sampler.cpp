@@ -86,6 +86,15 @@ void Fa3Sampler::attach(const Engine& engine, Stats& stats, trace::CopyReplay* r
   counters_.assign(stats.counter_values().size(), Fit{});
   dram_peak_ = replay ? replay->dram_peak_bytes_per_cycle() : 0;
   dram_reads_ = counter_family(stats.counter_names(), counters_.size(), "gpu.dram.ch[", "].read_bytes");
+  wall_mark_ = std::chrono::steady_clock::now();
+  wall_at_ = kWallSearch;
+}
+
+void Fa3Sampler::wall_to(WallPhase next) {
+  const auto t = std::chrono::steady_clock::now();
+  wall_[wall_at_] += std::chrono::duration<double>(t - wall_mark_).count();
+  wall_mark_ = t;
+  wall_at_ = next;
 }
 
 Cycle Fa3Sampler::now() const { return engine_->now(); }
@@ -211,6 +220,7 @@ void Fa3Sampler::maybe_start_span(Cycle now) {
     span = n ? sum / n / (checks_left_ + 1) : 0;
     if (span < p_.min_skip_blocks * time_.a || time_.a <= 0) {
       phase_ = Phase::Done;
+      wall_to(kWallTail);
       if (first_)
         why_detail_ = fmt::format("too little work left after the steady state was found ({:.0f} cycles per CTA)", span);
       return;
@@ -226,6 +236,7 @@ void Fa3Sampler::maybe_start_span(Cycle now) {
   span_end_ = now + static_cast<Cycle>(span);
   plan_drift();
   phase_ = Phase::Span;
+  wall_to(kWallSpans);
 }
 
 void Fa3Sampler::close_window(Cycle now) {
@@ -272,12 +283,14 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
     // limited span the sampler waits for tile starts again, as before it.
     if (limited_) {
       phase_ = Phase::Detail;
+      wall_to(kWallSearch);
       recent_from_ = windows_.size();
       reset_pace();
       discard_ = 1;  // the pipelines refill after the sleep
     } else if (checks_left_ > 0) {
       --checks_left_;
       phase_ = Phase::Check;
+      wall_to(kWallChecks);
       check_seen_ = 0;
       check_meas_ = check_pred_ = 0;
       recent_from_ = windows_.size();
@@ -285,6 +298,7 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
       discard_ = 1;  // the pipelines refill after the sleep
     } else {
       phase_ = Phase::Done;
+      wall_to(kWallTail);
     }
   }
   account(t);
@@ -452,6 +466,7 @@ double Fa3Sampler::skipped_blocks() const {
 }
 
 void Fa3Sampler::finish(Cycle end, Stats& stats) {
+  if (engine_ && p_.on) wall_to(wall_at_);
   end_ = end;
   replay_held(kNever);
   if (skipped_blocks() <= 0) return;
@@ -890,6 +905,10 @@ trace::SamplingReport Fa3Sampler::report() const {
   }
   r.l2_sectors_per_block = l2_per_block_;
   r.drift_bounds = drift_bounds_;
+  r.wall_search_s = wall_[kWallSearch];
+  r.wall_spans_s = wall_[kWallSpans];
+  r.wall_checks_s = wall_[kWallChecks];
+  r.wall_tail_s = wall_[kWallTail];
   if (l2_per_block_.size() >= 2 && l2_per_block_.front() > 0) {
     const double rise = l2_per_block_.back() / l2_per_block_.front() - 1;
     if (rise > p_.drift_warning)

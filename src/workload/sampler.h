@@ -10,6 +10,7 @@
 // whose measured time, against the fitted prediction, gives the run's error estimate and refines
 // the fit. The last blocks of every CTA (the kernel's tail and its imbalance) always run in detail.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -252,6 +253,15 @@ class Fa3Sampler final : public EventTarget {
   // Blocks of the whole kernel, and CTA-cycles slept, over all CTAs.
   double total_blocks_ = 0, skipped_cycles_ = 0;
   std::string why_detail_ = "the kernel ended before the sampler saw a steady state";
+  // Host wall time of the run's phases, from attach() to finish() (SamplingReport::wall_*_s): the
+  // detail before the first regular span (and after a limited one), the spans (from a span's start
+  // to the first block mark after its end: the cuts, the replay, the sleep, and the detail of
+  // clusters that woke early), the checks (from there to the next span), the tail after the last.
+  enum WallPhase { kWallSearch, kWallSpans, kWallChecks, kWallTail, kWallPhases };
+  double wall_[kWallPhases] = {};
+  WallPhase wall_at_ = kWallSearch;
+  std::chrono::steady_clock::time_point wall_mark_{};
+  void wall_to(WallPhase next);  // ends the current phase now; `next` begins
   Cycle end_ = 0;
 };
 

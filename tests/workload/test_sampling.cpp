@@ -36,6 +36,27 @@ Pair run_both(const spec::AttentionShape& s, std::vector<std::string> sets) {
 
 double rel(double sampled, double full) { return std::abs(sampled - full) / full; }
 
+// The report's wall time per phase: none negative, together inside the run's (they are measured
+// from the sampler's start to the kernel's end, within sim_wall_s); a run that never fast-forwarded
+// spent all of it searching for the steady state.
+void expect_phase_walls(const RunResult& r) {
+  const trace::SamplingReport& s = r.sampling;
+  for (double w : {s.wall_search_s, s.wall_spans_s, s.wall_checks_s, s.wall_tail_s}) EXPECT_GE(w, 0);
+  EXPECT_LE(s.wall_search_s + s.wall_spans_s + s.wall_checks_s + s.wall_tail_s, r.sim_wall_s);
+  EXPECT_GT(s.wall_search_s, 0);
+  if (s.spans == 0) {
+    EXPECT_EQ(s.wall_spans_s, 0);
+    EXPECT_EQ(s.wall_checks_s, 0);
+    EXPECT_EQ(s.wall_tail_s, 0);
+    return;
+  }
+  EXPECT_GT(s.wall_spans_s, 0);
+  EXPECT_GT(s.wall_tail_s, 0);
+  if (!s.check_errors.empty()) {
+    EXPECT_GT(s.wall_checks_s, 0);
+  }
+}
+
 TEST(Sampling, AShortKernelRunsInFullDetailAndSaysWhy) {
   // 2 tiles of 6 blocks per CTA: no steady state before the tail.
   const Pair p = run_both(shape(1024, 1024, 16, 1, 128), {});
@@ -47,6 +68,7 @@ TEST(Sampling, AShortKernelRunsInFullDetailAndSaysWhy) {
   EXPECT_EQ(p.sampled.cycles, p.full.cycles);
   EXPECT_EQ(p.sampled.stat("lts__t_bytes.sum"), p.full.stat("lts__t_bytes.sum"));
   EXPECT_EQ(p.full.sampling.note, "full detail");
+  expect_phase_walls(p.sampled);
 }
 
 struct Case {
@@ -141,6 +163,7 @@ TEST(Sampling, LongTilesTakeALimitedFirstSpan) {
   ASSERT_TRUE(r.sampling.sampled) << r.sampling.note;
   EXPECT_EQ(r.sampling.spans, 4);  // the limited one, then sample.checks (2) + 1
   EXPECT_EQ(r.sampling.check_errors.size(), 2u);
+  expect_phase_walls(r);  // every phase, the search twice (before and after the limited span)
 }
 
 // The counters of the skipped work: each span's at the per-block rates of the detail periods on
