@@ -37,8 +37,8 @@ Pair run_both(const spec::AttentionShape& s, std::vector<std::string> sets) {
 double rel(double sampled, double full) { return std::abs(sampled - full) / full; }
 
 // The report's wall time per phase: none negative, together inside the run's (they are measured
-// from the sampler's start to the kernel's end, within sim_wall_s); a run that never fast-forwarded
-// spent all of it searching for the steady state.
+// from the sampler's start to the kernel's end, within sim_wall_s); a run without a span has none
+// in spans or checks (its time after a steady state found too late to skip anything is its tail).
 void expect_phase_walls(const RunResult& r) {
   const trace::SamplingReport& s = r.sampling;
   for (double w : {s.wall_search_s, s.wall_spans_s, s.wall_checks_s, s.wall_tail_s}) EXPECT_GE(w, 0);
@@ -47,7 +47,6 @@ void expect_phase_walls(const RunResult& r) {
   if (s.spans == 0) {
     EXPECT_EQ(s.wall_spans_s, 0);
     EXPECT_EQ(s.wall_checks_s, 0);
-    EXPECT_EQ(s.wall_tail_s, 0);
     return;
   }
   EXPECT_GT(s.wall_spans_s, 0);
