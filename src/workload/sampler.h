@@ -253,10 +253,9 @@ class Fa3Sampler final : public EventTarget {
   // Blocks of the whole kernel, and CTA-cycles slept, over all CTAs.
   double total_blocks_ = 0, skipped_cycles_ = 0;
   std::string why_detail_ = "the kernel ended before the sampler saw a steady state";
-  // Host wall time of the run's phases, from attach() to finish() (SamplingReport::wall_*_s): the
-  // detail before the first regular span (and after a limited one), the spans (from a span's start
-  // to the first block mark after its end: the cuts, the replay, the sleep, and the detail of
-  // clusters that woke early), the checks (from there to the next span), the tail after the last.
+  // Host wall time of the run's phases from attach() to finish(), reported as
+  // SamplingReport::wall_*_s (which says what each phase covers); a phase ends at the phase_ change
+  // that begins the next (a span at the first block mark after its end).
   enum WallPhase { kWallSearch, kWallSpans, kWallChecks, kWallTail, kWallPhases };
   double wall_[kWallPhases] = {};
   WallPhase wall_at_ = kWallSearch;
