@@ -132,12 +132,6 @@ void TmaEngine::refresh_head() {
   head_need_ = h.sent < h.pattern.size ? sectors_of(h.pattern.lines[h.sent]) : 0;
 }
 
-TmaOp& TmaEngine::answered(std::uint32_t tag, Cycle at) {
-  SIMFA_ASSERT(tag < ops_.size() && ops_[tag].in_use, fmt::format("sm[{}].tma", sm_),
-               "response for unknown copy {} at cycle {}", tag, at);
-  return ops_[tag];
-}
-
 void TmaEngine::count_answer(TmaOp& op, std::uint8_t sectors) {
   --inflight_;
   inflight_sectors_ -= sectors ? mem::sector_count(sectors) : line_sectors_;
@@ -159,17 +153,6 @@ bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
   }
   if (qn_ == 0 && inflight_ == 0) busy_.set(now, false);
   return need_tick;
-}
-
-bool TmaEngine::defer(const mem::MemReq& r, Cycle at) {
-  TmaOp& op = answered(r.tag, at);
-  // The last response of a copy completes it: that must happen at its place in cycle `at`.
-  if (op.sent == op.pattern.size && op.done + op.deferred + 1 == op.pattern.size) return false;
-  SIMFA_ASSERT(deferred_.empty() || deferred_.back().at <= at, fmt::format("sm[{}].tma", sm_),
-               "responses taken out of order ({} after {})", at, deferred_.back().at);
-  ++op.deferred;
-  deferred_.push_back({at, r.tag, r.sectors});
-  return true;
 }
 
 void TmaEngine::apply_deferred(Cycle now) {

@@ -16,6 +16,7 @@
 #include "core/tma_lines.h"
 #include "mem/port.h"
 #include "mem/sectors.h"
+#include "sim/error.h"
 #include "sim/stats.h"
 
 namespace simfa::core {
@@ -71,7 +72,17 @@ class TmaEngine {
   // before apply_due() (the SM's tick, a response, a read of the statistics), so they need no
   // engine message. The SM ticks at `at` when generation is held at the sector limit
   // (held_by_sectors(); next_need() covers what arrives while it is).
-  bool defer(const mem::MemReq& r, Cycle at);
+  // Once per line response: inline.
+  bool defer(const mem::MemReq& r, Cycle at) {
+    TmaOp& op = answered(r.tag, at);
+    // The last response of a copy completes it: that must happen at its place in cycle `at`.
+    if (op.sent == op.pattern.size && op.done + op.deferred + 1 == op.pattern.size) return false;
+    SIMFA_ASSERT(deferred_.empty() || deferred_.back().at <= at, fmt::format("sm[{}].tma", sm_),
+                 "responses taken out of order ({} after {})", at, deferred_.back().at);
+    ++op.deferred;
+    deferred_.push_back({at, r.tag, r.sectors});
+    return true;
+  }
   // Applies the taken responses that have arrived by `now`.
   void apply_due(Cycle now) {
     if (!deferred_.empty() && deferred_.front().at <= now) apply_deferred(now);
@@ -90,7 +101,11 @@ class TmaEngine {
   void release(std::uint32_t slot);
   void apply_deferred(Cycle now);
   // The copy a response answers (checked), and what a response changes in the unit's counts.
-  TmaOp& answered(std::uint32_t tag, Cycle at);
+  TmaOp& answered(std::uint32_t tag, Cycle at) {
+    SIMFA_ASSERT(tag < ops_.size() && ops_[tag].in_use, fmt::format("sm[{}].tma", sm_),
+                 "response for unknown copy {} at cycle {}", tag, at);
+    return ops_[tag];
+  }
   void count_answer(TmaOp& op, std::uint8_t sectors);
   // Taken responses in arrival order (the SM's ejection port hands them out in order of time).
   struct Deferred {

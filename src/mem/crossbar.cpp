@@ -2,9 +2,6 @@
 // partition k with s_k = k * N / P. Ports are fluid servers (a free-at time in fractional cycles).
 #include "mem/crossbar.h"
 
-#include <algorithm>
-#include <cmath>
-
 namespace simfa::mem {
 
 Crossbar::Crossbar(const XbarParams& x, const L2Params& l2, int num_sms)
@@ -24,32 +21,6 @@ Crossbar::Crossbar(const XbarParams& x, const L2Params& l2, int num_sms)
       const std::uint32_t size = part_start_[k + 1] - part_start_[k];
       mirror_[std::size_t{s} * parts + k] = part_start_[k] + offset % size;
     }
-}
-
-
-
-bool Crossbar::can_inject(std::uint16_t sm, Cycle now, Cycle& retry_at) {
-  Port& p = ports_[sm];
-  while (!p.waiting.empty() && p.waiting.front() <= now) p.waiting.pop();
-  if (p.waiting.size() < x_.sm_queue) return true;
-  retry_at = p.waiting.front();
-  return false;
-}
-
-Cycle Crossbar::inject(std::uint16_t sm, std::uint32_t bytes, Cycle ready) {
-  Port& p = ports_[sm];
-  const double start = std::max(static_cast<double>(ready), p.inj_free);
-  p.inj_free = start + bytes / x_.sm_bytes_per_cycle;
-  const auto depart = ceil_cycle(start);
-  if (depart > ready) p.waiting.push(depart);
-  return depart;
-}
-
-Cycle Crossbar::eject(std::uint16_t sm, std::uint32_t bytes, Cycle now) {
-  Port& p = ports_[sm];
-  const double start = std::max(static_cast<double>(now), p.ej_free);
-  p.ej_free = start + bytes / x_.sm_bytes_per_cycle;
-  return ceil_cycle(start);
 }
 
 }  // namespace simfa::mem

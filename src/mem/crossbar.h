@@ -5,6 +5,7 @@
 // ejection port delivers responses at the same rate. Link delays are fixed (latencies.h): the
 // network is modelled as pipelines whose buffering is counted in the slices' credits.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -30,11 +31,31 @@ class Crossbar {
 
   // Injection: whether SM `sm` can queue one more packet at `now`; if not, `retry_at` is the cycle
   // at which its oldest waiting packet will have left.
-  bool can_inject(std::uint16_t sm, Cycle now, Cycle& retry_at);
+  // (The three port calls run once per line request each way: inline, so that the hierarchy's
+  // send and delivery need no call for them.)
+  bool can_inject(std::uint16_t sm, Cycle now, Cycle& retry_at) {
+    Port& p = ports_[sm];
+    while (!p.waiting.empty() && p.waiting.front() <= now) p.waiting.pop();
+    if (p.waiting.size() < x_.sm_queue) return true;
+    retry_at = p.waiting.front();
+    return false;
+  }
   // Queues a packet of `bytes` ready at `ready`; returns the cycle it leaves the SM.
-  Cycle inject(std::uint16_t sm, std::uint32_t bytes, Cycle ready);
+  Cycle inject(std::uint16_t sm, std::uint32_t bytes, Cycle ready) {
+    Port& p = ports_[sm];
+    const double start = std::max(static_cast<double>(ready), p.inj_free);
+    p.inj_free = start + bytes / x_.sm_bytes_per_cycle;
+    const auto depart = ceil_cycle(start);
+    if (depart > ready) p.waiting.push(depart);
+    return depart;
+  }
   // Ejection: a response of `bytes` reaching SM `sm` at `now` is delivered at the returned cycle.
-  Cycle eject(std::uint16_t sm, std::uint32_t bytes, Cycle now);
+  Cycle eject(std::uint16_t sm, std::uint32_t bytes, Cycle now) {
+    Port& p = ports_[sm];
+    const double start = std::max(static_cast<double>(now), p.ej_free);
+    p.ej_free = start + bytes / x_.sm_bytes_per_cycle;
+    return ceil_cycle(start);
+  }
 
  private:
   XbarParams x_;

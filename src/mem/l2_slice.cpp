@@ -38,29 +38,13 @@ L2Slice::L2Slice(std::uint32_t id, const L2Params& p, std::uint32_t line_bytes,
   engine.want_prefetch(this);
 }
 
-void L2Slice::push(std::uint32_t t, Lane lane, Cycle arrive) {
-  Txn& x = txns_[t];
-  x.next = kNoTxn;
-  RingQueue<LaneEntry>& q = lanes_[lane];
-  q.push({arrive, x.line, t});
-  // A lane's arrivals never decrease, so only a push into an empty lane can change the earliest
-  // head (ties go to the lower lane, as in refresh_first()).
-  if (q.size() == 1 && (arrive < first_.arrive || (arrive == first_.arrive && lane < first_lane_))) {
-    first_ = q.front();
-    first_lane_ = lane;
-  }
-  if (lane != kLaneForward) ++queued_;
-  engine_.wake(this, arrive);
-}
-
 void L2Slice::refresh_first() {
-  first_ = {kNever, 0, kNoTxn};
-  first_lane_ = kLanes;
-  for (int l = 0; l < kLanes; ++l)
-    if (!lanes_[l].empty() && lanes_[l].front().arrive < first_.arrive) {
-      first_ = lanes_[l].front();
-      first_lane_ = static_cast<std::uint8_t>(l);
-    }
+  std::uint8_t best = kLanes;
+  Cycle at = kNever;
+  for (std::uint8_t l = 0; l < kLanes; ++l)
+    if (head_arrive_[l] < at) at = head_arrive_[l], best = l;
+  first_lane_ = best;
+  first_ = best == kLanes ? LaneEntry{kNever, 0, kNoTxn} : lanes_[best].front();
 }
 
 int L2Slice::pick(Cycle now) const { return first_.arrive <= now ? first_lane_ : -1; }
@@ -99,6 +83,7 @@ Cycle L2Slice::tick(Cycle now) {
     }
     mshr_stall_.set(now, false);
     q.pop();
+    head_arrive_[lane] = q.empty() ? kNever : q.front().arrive;
     refresh_first();
     if (lane != kLaneForward) {
       --queued_;

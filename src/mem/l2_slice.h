@@ -44,7 +44,23 @@ class L2Slice final : public Component {
   L2Slice(std::uint32_t id, const L2Params& p, std::uint32_t line_bytes, std::uint32_t sets,
           TxnPool& txns, SliceFabric& fabric, Engine& engine);
 
-  void push(std::uint32_t txn, Lane lane, Cycle arrive);
+  void push(std::uint32_t txn, Lane lane, Cycle arrive) {  // once per line request: inline
+    Txn& x = txns_[txn];
+    x.next = kNoTxn;
+    RingQueue<LaneEntry>& q = lanes_[lane];
+    q.push({arrive, x.line, txn});
+    // A lane's arrivals never decrease, so only a push into an empty lane can change its head or
+    // the earliest head (ties go to the lower lane, as in refresh_first()).
+    if (q.size() == 1) {
+      head_arrive_[lane] = arrive;
+      if (arrive < first_.arrive || (arrive == first_.arrive && lane < first_lane_)) {
+        first_ = q.front();
+        first_lane_ = lane;
+      }
+    }
+    if (lane != kLaneForward) ++queued_;
+    engine_.wake(this, arrive);
+  }
   Cycle tick(Cycle now) override;
   // Before the cycle's ticks (Engine::want_prefetch): starts fetching the transaction and the tag
   // set of the lookup this slice will do first.
@@ -142,6 +158,9 @@ class L2Slice final : public Component {
   // next lookup once it has arrived.
   LaneEntry first_{kNever, 0, kNoTxn};
   std::uint8_t first_lane_ = kLanes;
+  // Each lane's head arrival (kNever: empty), beside each other so that refresh_first() compares
+  // three numbers instead of reading three queues.
+  Cycle head_arrive_[kLanes] = {kNever, kNever, kNever};
   void refresh_first();
   std::uint32_t queued_ = 0;
   bool credit_waiter_ = false;
