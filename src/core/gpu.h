@@ -50,7 +50,6 @@ class Gpu final : public Component, private SmHost {
  private:
   void cta_retired(std::uint16_t sm, std::uint32_t cta, Cycle now) override;
   Sm* sm_of(std::uint32_t cta) override;
-  void progress(Cycle now) override { last_progress_ = std::max(last_progress_, now); }
   BoxPatterns& box_patterns() override { return box_patterns_; }
   std::string blocked_report() const;
 
@@ -65,7 +64,6 @@ class Gpu final : public Component, private SmHost {
   std::uint32_t next_cta_ = 0;
   std::uint64_t retired_ = 0;
   Cycle end_ = 0;
-  Cycle last_progress_ = 0;
   std::uint32_t rr_ = 0;  // where the dispatcher starts looking
   std::uint64_t dispatched_ = 0;
 };

@@ -5,6 +5,7 @@
 // (roll-back); the thread becomes ready in the cycle the condition becomes true and re-issues it.
 #pragma once
 #include <array>
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -34,9 +35,13 @@ class SmHost {
   // The SM on which CTA `cta` is resident, or nullptr.
   virtual Sm* sm_of(std::uint32_t cta) = 0;
   // An instruction issued or a response arrived (watchdog); a response taken ahead of time
-  // reports its arrival cycle, which may lie ahead: the latest reported counts.
-  virtual void progress(Cycle now) = 0;
+  // reports its arrival cycle, which may lie ahead: the latest reported counts. (Not virtual: it
+  // runs once per line response.)
+  void progress(Cycle now) { last_progress_ = std::max(last_progress_, now); }
   virtual BoxPatterns& box_patterns() = 0;  // tensor copies' line patterns, shared by the SMs
+
+ protected:
+  Cycle last_progress_ = 0;  // the latest progress reported
 };
 
 class Sm final : public Component, public mem::MemClient, public EventTarget, private TmaClient {

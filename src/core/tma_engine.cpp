@@ -121,17 +121,6 @@ void TmaEngine::tick(Cycle now) {
   if (qn_ == 0 && inflight_ == 0) busy_.set(now, false);
 }
 
-void TmaEngine::refresh_head() {
-  if (qn_ == 0) {
-    head_need_ = 0;
-    head_ready_ = kNever;
-    return;
-  }
-  const TmaOp& h = ops_[ring_[qh_]];
-  head_ready_ = h.ready_at;
-  head_need_ = h.sent < h.pattern.size ? sectors_of(h.pattern.lines[h.sent]) : 0;
-}
-
 void TmaEngine::count_answer(TmaOp& op, std::uint8_t sectors) {
   --inflight_;
   inflight_sectors_ -= sectors ? mem::sector_count(sectors) : line_sectors_;
@@ -173,19 +162,6 @@ void TmaEngine::release(std::uint32_t slot) {
   op.lines = {};
   op.pattern = {};
   free_.push_back(slot);
-}
-
-Cycle TmaEngine::next_need(Cycle now) const {
-  Cycle t = kNever;
-  if (setup_next_ < qn_) t = now + 1;
-  if (qn_ != 0 && !port_blocked_) {
-    // A copy still in setup is woken by its AEQ event.
-    if (head_ready_ <= now && (head_need_ == 0 || fits_sectors(head_need_))) t = std::min(t, now + 1);
-  }
-  // Held at the sector limit: every arriving response may free room (those taken ahead of time
-  // have no message of their own to wake the SM).
-  if (held_by_sectors() && !deferred_.empty()) t = std::min(t, deferred_.front().at);
-  return t;
 }
 
 void TmaEngine::register_stats(Stats& s, const std::string& prefix) {

@@ -156,4 +156,29 @@ class TmaEngine {
   std::uint64_t loads_ = 0, stores_ = 0, lines_sent_ = 0, bytes_ = 0, desc_misses_ = 0, port_stalls_ = 0;
 };
 
+// Called at every tick of the SM: inline.
+inline void TmaEngine::refresh_head() {
+  if (qn_ == 0) {
+    head_need_ = 0;
+    head_ready_ = kNever;
+    return;
+  }
+  const TmaOp& h = ops_[ring_[qh_]];
+  head_ready_ = h.ready_at;
+  head_need_ = h.sent < h.pattern.size ? sectors_of(h.pattern.lines[h.sent]) : 0;
+}
+
+inline Cycle TmaEngine::next_need(Cycle now) const {
+  Cycle t = kNever;
+  if (setup_next_ < qn_) t = now + 1;
+  if (qn_ != 0 && !port_blocked_) {
+    // A copy still in setup is woken by its AEQ event.
+    if (head_ready_ <= now && (head_need_ == 0 || fits_sectors(head_need_))) t = std::min(t, now + 1);
+  }
+  // Held at the sector limit: every arriving response may free room (those taken ahead of time
+  // have no message of their own to wake the SM).
+  if (held_by_sectors() && !deferred_.empty()) t = std::min(t, deferred_.front().at);
+  return t;
+}
+
 }  // namespace simfa::core

@@ -47,7 +47,8 @@ class TagArray {
 
   // Way index holding `line`, or kMiss. Does not update replacement state. Indices are opaque
   // handles for the accessors below.
-  std::int32_t find(std::uint64_t line) const {
+  // (Inlined into every caller: a lookup is the slice's hot path.)
+  [[gnu::always_inline]] std::int32_t find(std::uint64_t line) const {
     const std::uint64_t q = div_.div(line);
     const std::uint64_t qs = sets_div_.div(q);
     const auto set = static_cast<std::uint32_t>(q - qs * sets_);

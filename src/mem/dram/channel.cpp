@@ -314,8 +314,4 @@ void Channel::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
   }
 }
 
-void Channel::log(DCycle at, int pc, Cmd c, std::uint32_t bank, std::uint32_t row) {
-  if (log_) log_->push_back({at, index_, static_cast<std::uint32_t>(pc), c, bank, row});
-}
-
 }  // namespace simfa::mem

@@ -94,7 +94,9 @@ class Channel final : public Component, public EventTarget {
   void issue_column(Pc& pc, int pc_index, int entry, DCycle at, Cycle now);
   void issue_row(Pc& pc, int pc_index, const Candidate& c, DCycle at);
   void row_changed(Pc& pc, std::uint32_t bank);
-  void log(DCycle at, int pc, Cmd c, std::uint32_t bank, std::uint32_t row);
+  void log(DCycle at, int pc, Cmd c, std::uint32_t bank, std::uint32_t row) {
+    if (log_) log_->push_back({at, index_, static_cast<std::uint32_t>(pc), c, bank, row});
+  }
 
   const DramParams& p_;
   const ClockDomain& clk_;
