@@ -140,7 +140,8 @@ void Sm::admit(trace::CtaProgram prog, std::uint32_t rank, Cycle now) {
 
 // ---- the cycle -----------------------------------------------------------------------------
 
-Cycle Sm::tick(Cycle now) {
+// flatten: the SM ticks about once per line request; the steps below inlined into it.
+[[gnu::flatten]] Cycle Sm::tick(Cycle now) {
   tma_.apply_due(now);  // responses taken ahead of time (defer_response) that have arrived
   // Most ticks only let the TMA unit send lines (a response freed room under the sector limit, or
   // the head copy goes on sending): nothing is due in the AEQ, no bubble ends, the tensor pipe

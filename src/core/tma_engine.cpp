@@ -66,7 +66,8 @@ Cycle TmaEngine::setup_latency(const TmaOp& op) {
   return lat;
 }
 
-void TmaEngine::tick(Cycle now) {
+// flatten: runs at nearly every SM tick, once per line sent.
+[[gnu::flatten]] void TmaEngine::tick(Cycle now) {
   // Setup: one copy per cycle enters the setup pipeline. It is visible from the cycle after issue.
   if (setup_next_ < qn_ && last_setup_start_ != now) {
     const std::uint32_t slot = q_at(setup_next_);

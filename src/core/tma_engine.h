@@ -101,7 +101,7 @@ class TmaEngine {
   void release(std::uint32_t slot);
   void apply_deferred(Cycle now);
   // The copy a response answers (checked), and what a response changes in the unit's counts.
-  TmaOp& answered(std::uint32_t tag, Cycle at) {
+  [[gnu::always_inline]] TmaOp& answered(std::uint32_t tag, Cycle at) {
     SIMFA_ASSERT(tag < ops_.size() && ops_[tag].in_use, fmt::format("sm[{}].tma", sm_),
                  "response for unknown copy {} at cycle {}", tag, at);
     return ops_[tag];

@@ -53,7 +53,8 @@ Hierarchy::~Hierarchy() = default;
 
 void Hierarchy::connect(std::uint16_t sm, MemClient* client) { clients_.at(sm) = client; }
 
-bool Hierarchy::try_send(const MemReq& r, Cycle now) {
+// flatten: once per line request (the coalescer, crossbar and slice lane inlined).
+[[gnu::flatten]] bool Hierarchy::try_send(const MemReq& r, Cycle now) {
   SIMFA_ASSERT(r.sm < clients_.size() && clients_[r.sm], fmt::format("memory at cycle {}", now),
                "request from unconnected SM {}", r.sm);
   const std::uint64_t line = line_div_.div(r.line);
@@ -209,7 +210,8 @@ void Hierarchy::on_dram_retry(std::uint32_t channel, Cycle now) {
   while (!w.empty() && dram_->try_enqueue(w.front(), now)) w.pop();
 }
 
-void Hierarchy::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
+// flatten: delivery and the coalescer run once per line response; inlined into the handler.
+[[gnu::flatten]] void Hierarchy::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
   switch (tag) {
     case kL1Hit: finish(p.as<MemReq>(), now); break;
     case kArrive: {

@@ -231,7 +231,9 @@ TEST(Point, AnalyzeRowHasTheModelFiguresAndNoSimulatedOnes) {
   // Every fixed column is present, in schema order.
   std::size_t i = 0;
   for (const auto& [k, v] : row.items()) {
-    if (i < std::size(kPointColumns)) EXPECT_EQ(k, kPointColumns[i].name);
+    if (i < std::size(kPointColumns)) {
+      EXPECT_EQ(k, kPointColumns[i].name);
+    }
     ++i;
   }
 }
