@@ -696,7 +696,7 @@ void Sm::on_event(std::uint32_t tag, const Payload& p, Cycle now) {
   engine_.wake(this, now);
 }
 
-void Sm::on_response(const mem::MemReq& r, Cycle now) {
+[[gnu::flatten]] void Sm::on_response(const mem::MemReq& r, Cycle now) {
   host_.progress(now);  // the memory system moves data: no livelock (watchdog)
   if (r.tag & kLdgTag) {
     Thread& t = threads_[r.tag & ~kLdgTag];
@@ -711,7 +711,8 @@ void Sm::on_response(const mem::MemReq& r, Cycle now) {
   // any tick it needs is already scheduled.
 }
 
-bool Sm::defer_response(const mem::MemReq& r, Cycle at, Cycle now) {
+// flatten: once per line response.
+[[gnu::flatten]] bool Sm::defer_response(const mem::MemReq& r, Cycle at, Cycle now) {
   // The reference mode (every component ticks every cycle) keeps a message per response, so that
   // the tests comparing the two modes compare this shortcut with the plain path.
   if (!engine_.skip_idle() || (r.tag & kLdgTag) || !tma_.defer(r, at)) return false;

@@ -208,7 +208,7 @@ void L2Slice::serve(std::uint32_t t, Cycle ready, Cycle now, bool from_dram) {
   fabric_.respond(t, id_, depart, from_dram, now);
 }
 
-void L2Slice::fill(std::uint32_t e, Cycle now) {
+[[gnu::flatten]] void L2Slice::fill(std::uint32_t e, Cycle now) {
   MshrEntry& m = mshr_[e];
   SIMFA_ASSERT(m.pending > 0, fmt::format("l2 slice {} at cycle {}", id_, now),
                "fill of MSHR entry {} with nothing pending", e);
