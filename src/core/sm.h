@@ -4,8 +4,8 @@
 // the IPC limit. A wait whose condition fails blocks its thread with the PC left on the wait
 // (roll-back); the thread becomes ready in the cycle the condition becomes true and re-issues it.
 #pragma once
-#include <array>
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>

@@ -90,7 +90,7 @@ class Coalescer {
 
 // match(), track() and untrack() run once per line request: inline.
 inline std::uint32_t Coalescer::match(const MemReq& r, std::uint64_t line, std::uint8_t sectors,
-                               Cycle now, const TxnPool& txns, Probe& probe) const {
+                                      Cycle now, const TxnPool& txns, Probe& probe) const {
   probe.valid = false;
   if (!p_.enabled) return kNoTxn;
   const std::uint32_t pair = r.sm / 2u;
@@ -115,8 +115,8 @@ inline std::uint32_t Coalescer::match(const MemReq& r, std::uint64_t line, std::
   }
 }
 
-inline void Coalescer::track(std::uint32_t t, std::uint64_t line, std::uint16_t sm, const TxnPool& txns,
-                      const Probe& probe) {
+inline void Coalescer::track(std::uint32_t t, std::uint64_t line, std::uint16_t sm,
+                             const TxnPool& txns, const Probe& probe) {
   const std::uint32_t pair = sm / 2u;
   if (!p_.enabled || per_pair_[pair] >= p_.entries) return;
   std::size_t b;

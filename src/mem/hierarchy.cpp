@@ -143,7 +143,8 @@ void Hierarchy::schedule_retry(std::uint16_t sm, Cycle t) {
   engine_.send(this, kRetry, Payload::of(sm), t);
 }
 
-[[gnu::flatten]] void Hierarchy::respond(std::uint32_t t, std::uint32_t slice, Cycle depart, bool from_dram,
+[[gnu::flatten]]
+void Hierarchy::respond(std::uint32_t t, std::uint32_t slice, Cycle depart, bool from_dram,
                         Cycle now) {
   Txn& x = txns_[t];
   const std::uint32_t part = xbar_.sm_partition(x.req.sm);
