@@ -84,7 +84,7 @@ void Gpu::cta_retired(std::uint16_t sm, std::uint32_t cta, Cycle now) {
   cta_sm_[cta] = -1;
   ++retired_;
   end_ = now;
-  last_progress_ = std::max(last_progress_, now);
+  progress(now);
   if (next_cta_ < k_.ctas) engine_.wake(this, now + 1);
 }
 
