@@ -273,6 +273,17 @@ RunResult run_trace(trace::TraceSource& src, const Config& cfg, const RunOptions
   return r;
 }
 
+namespace {
+nlohmann::ordered_json first_reads_json(const std::vector<trace::FirstReadSpan>& spans) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const trace::FirstReadSpan& s : spans)
+    a.push_back({{"first_read_cycles", s.first_read_cycles},
+                 {"hit_cycles", s.hit_cycles},
+                 {"planned_first_share", s.planned_first_share}});
+  return a;
+}
+}  // namespace
+
 nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
   nlohmann::ordered_json j;
   j["cycles"] = r.cycles;
@@ -292,6 +303,7 @@ nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
                    {"check_errors", r.sampling.check_errors},
                    {"l2_sectors_per_block", r.sampling.l2_sectors_per_block},
                    {"drift_bounds", r.sampling.drift_bounds},
+                   {"first_reads", first_reads_json(r.sampling.first_reads)},
                    {"warning", r.sampling.warning},
                    {"phase_wall_s", {{"steady_state_search", r.sampling.wall_search_s},
                                      {"spans", r.sampling.wall_spans_s},

@@ -18,6 +18,15 @@ class Stats;
 
 namespace simfa::trace {
 
+// A fast-forward span's first-read prediction (sample.first_reads, docs/sampling.md step 4): the
+// measured cycles of a KV block whose K/V is read first and of one read from the L2 (over every
+// detail period before the span), and the share of the span's predicted blocks that read first.
+// All 0 where too few blocks of either kind were measured; the share 0 also where the two times are
+// within sample.tolerance of each other (the span then costs every block alike).
+struct FirstReadSpan {
+  double first_read_cycles = 0, hit_cycles = 0, planned_first_share = 0;
+};
+
 // What a sampled simulation did (docs/sampling.md), for the run's report.
 struct SamplingReport {
   bool requested = false;       // the configuration asked for sampling (sample.mode)
@@ -38,6 +47,7 @@ struct SamplingReport {
   // Per span: how far (cycles) its cuts let a cluster's wake-up drift from the others' (sample.drift:
   // the DRAM burst of the tile starts), 0 where it did not.
   std::vector<double> drift_bounds;
+  std::vector<FirstReadSpan> first_reads;  // per span (empty with sample.first_reads=false)
   // Host wall time (seconds) of the sampled run's phases: the detail that searched for the steady
   // state (before the first regular span, and after a limited one), the fast-forward spans (their
   // cuts, replay and sleep, and the detail of clusters that woke early), the check periods and the

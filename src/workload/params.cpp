@@ -42,6 +42,14 @@ void register_workload_params(ParamRegistry& r) {
          "docs/sampling.md step 4 (method choice: the full-detail runs' offsets between CTAs that share K/V "
          "grow while a late CTA queues behind the tile starts' DRAM reads, and stop at about that burst)",
          0, 0, {}});
+  r.add({"sample.first_reads", T::Bool, "true", "",
+         "fast-forward spans predict every cluster's blocks together, in time order: a KV block whose K/V "
+         "no CTA has read yet, or read less than the DRAM's mean read latency earlier, costs the measured "
+         "time of such blocks in detail, one whose K/V is in the L2 the measured time of those (false: "
+         "every block costs the fitted block cost)",
+         "docs/sampling.md step 4 (method choice: in full-detail runs a CTA that reads a K/V block first "
+         "waits for DRAM, one that reads it later hits the L2 and catches up, and they lock in step)",
+         0, 0, {}});
   r.add({"sample.drift_warning", T::Float, "0.05", "fraction",
          "the report warns that L2 request bytes may be off, mostly low (and MSHR merges high), when the L2 "
          "sectors a KV block requests rise by more than this fraction from the first detail period to the "

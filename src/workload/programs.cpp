@@ -301,7 +301,7 @@ StepGen mainloop_overlapped(TileMainloop& m) {
   // Steady state: QK(j) with PV(j+1), softmax(j) overlapping PV(j+1).
   for (std::int64_t q; m.rs.next(m.smp, m.cta, m.i, m.N, o, m.p, q);) {
     ++m.b;
-    if (m.marks) m.smp->mark(m.cta, false);
+    if (m.marks) m.smp->mark(m.cta, false, m.i, q);
     const bool waits = !k.first_wg_waits_only || x.c == 0;
     if (waits) e.wait_k(o, m.st(m.b));
     if (k.paper_pingpong) x.paper_before_qk();
@@ -372,7 +372,7 @@ StepGen mainloop_serial(TileMainloop& m) {
     if (more) {
       ++m.b;
       m.p = q;
-      if (m.marks) m.smp->mark(m.cta, false);
+      if (m.marks) m.smp->mark(m.cta, false, m.i, q);
     }
   }
   if (pp) e.bar_arrive(o, x.next_bar());
@@ -447,7 +447,7 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
     if (N > 0 && smp && !rs.enter(*smp, cta, i, o, p)) continue;
     const bool marks = smp && x.c == 0;  // consumer 0 tells the sampler where the CTA is
     if (N > 0) {
-      if (marks) smp->mark(cta, true);
+      if (marks) smp->mark(cta, true, i, p);
       e.wait_q(o);
       TileMainloop m{x, rs, smp, cta, i, N, r, p, it, work, marks};
       StepGen g = k.intra_wg_overlap ? mainloop_overlapped(m) : mainloop_serial(m);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <queue>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -43,10 +44,12 @@ SampleParams SampleParams::from_config(const Config& cfg) {
   p.min_skip_blocks = static_cast<int>(cfg.i("sample.min_skip_blocks"));
   p.tolerance = cfg.f("sample.tolerance");
   p.drift = cfg.b("sample.drift");
+  p.first_reads = cfg.b("sample.first_reads");
   p.drift_warning = cfg.f("sample.drift_warning");
   p.lock_window = cfg.b("mem.lrc.enabled") ? static_cast<double>(cfg.u("mem.lrc.window")) : 0.0;
   p.replay_lines = cfg.f("sample.replay_lines");
   p.l2_bytes = static_cast<double>(cfg.u("mem.l2.size"));
+  p.line_bytes = static_cast<double>(cfg.u("mem.line_bytes"));
   return p;
 }
 
@@ -76,6 +79,15 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   warm_tiles_ = std::max<std::uint64_t>(warm_tiles_, 1);
   checks_left_ = p_.checks;
   discard_ = p_.warmup_windows;
+  if (p_.first_reads) {
+    // With PackGQA a tile's head is its KV head; without, a query head of group `group`.
+    kv_heads_ = k.pack_gqa ? k.shape.heads_q() : k.shape.heads_kv;
+    kv_blocks_ = (k.shape.seqlen_kv + k.tile_n - 1) / k.tile_n;
+    first_read_.assign(static_cast<std::size_t>(k.shape.batch * kv_heads_ * kv_blocks_), kNever);
+    last_read_ = first_read_;
+    last_mark_.assign(ctas_, LastMark{});
+    fr_plan_.assign(clusters_.size(), FirstReadPlan{});
+  }
   if (!p_.on) why_detail_ = "sample.mode = off";
 }
 
@@ -86,6 +98,7 @@ void Fa3Sampler::attach(const Engine& engine, Stats& stats, trace::CopyReplay* r
   counters_.assign(stats.counter_values().size(), Fit{});
   dram_peak_ = replay ? replay->dram_peak_bytes_per_cycle() : 0;
   dram_reads_ = counter_family(stats.counter_names(), counters_.size(), "gpu.dram.ch[", "].read_bytes");
+  l2_evictions_ = counter_family(stats.counter_names(), counters_.size(), "gpu.l2.slice[", "].evictions");
   wall_mark_ = std::chrono::steady_clock::now();
   wall_at_ = kWallSearch;
 }
@@ -242,6 +255,7 @@ void Fa3Sampler::maybe_start_span(Cycle now) {
 void Fa3Sampler::close_window(Cycle now) {
   account(now);
   open_ = false;
+  if (p_.first_reads) in_flight_ = in_flight();
   // Windows of the detailed tail (after the last span) are not steady state: not used.
   const bool valid = win_start_ >= awake_from_ && (phase_ == Phase::Detail || phase_ == Phase::Check);
   if (!valid) return;
@@ -250,6 +264,7 @@ void Fa3Sampler::close_window(Cycle now) {
     return;
   }
   Window w;
+  w.kinds[0] = win_kinds_[0], w.kinds[1] = win_kinds_[1];
   w.cta_cycles = win_cta_cycles_;
   w.blocks = win_blocks_;
   w.tiles = win_tiles_;
@@ -257,6 +272,14 @@ void Fa3Sampler::close_window(Cycle now) {
   w.delta.resize(c.size());
   for (std::size_t k = 0; k < c.size(); ++k)
     w.delta[k] = static_cast<double>(c[k]) - static_cast<double>(win_counters_[k]);
+  if (p_.first_reads) {
+    // The L2's residency: its lines over the lines it evicts per cycle in detail (an LRU cache keeps
+    // a line until as many others came in after its last use; the evictions count every line that
+    // came in: DRAM fills, shadow copies, written lines). None evicted yet: none leaves.
+    for (const std::size_t i : l2_evictions_) evicted_lines_ += w.delta[i];
+    evict_cycles_ += static_cast<double>(now - win_start_);
+    if (evicted_lines_ > 0) residency_ = p_.l2_bytes / p_.line_bytes * evict_cycles_ / evicted_lines_;
+  }
   if (phase_ == Phase::Check) {
     check_meas_ += w.cta_cycles;
     check_pred_ += time_.a * w.blocks + time_.b * w.tiles;
@@ -273,9 +296,26 @@ void Fa3Sampler::close_window(Cycle now) {
   }
 }
 
-void Fa3Sampler::mark(std::uint32_t cta, bool tile_start) {
+void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std::int64_t pos) {
   if (!engine_ || !p_.on) return;
   const Cycle t = now();
+  if (p_.first_reads && tile >= 0 && cta % cluster_ == 0) {
+    // The block that ends here counts by its kind (a cluster's CTAs share their K/V: its first CTA
+    // stands for it), when measured in detail after the last wake-up.
+    LastMark& m = last_mark_[cta];
+    const bool detail = (phase_ == Phase::Detail || phase_ == Phase::Check) && t >= awake_from_;
+    if (m.kind >= 0 && m.counts && !tile_start && detail) {
+      const double d = static_cast<double>(t - m.t);
+      kind_cycles_[m.kind] += d;
+      kind_squares_[m.kind] += d * d;
+      kind_blocks_[m.kind] += 1;
+      win_kinds_[m.kind] += 1;
+    }
+    m.t = t;
+    // A tile's first two blocks carry its start (the prologue, the masked first blocks): b's share.
+    m.counts = !tile_start && pos >= 2;
+    m.kind = read_kind(kv_key(cta, tile, pos), t);
+  }
   if (held_next_ < held_.size()) replay_held(t);
   if (phase_ == Phase::Span && t >= span_end_) {
     replay_span();  // clusters that asked after the span's end were not cut
@@ -333,26 +373,167 @@ void Fa3Sampler::open_window(Cycle t) {
   open_ = true;
   win_start_ = last_t_ = t;
   win_cta_cycles_ = win_blocks_ = win_tiles_ = 0;
+  win_kinds_[0] = win_kinds_[1] = 0;
   win_counters_ = stats_->counter_values();
+}
+
+std::int64_t Fa3Sampler::kv_key(std::uint32_t cta, std::int64_t tile, std::int64_t pos) const {
+  Tile t;
+  if (!plan_.sched.tile(cta, tile, t)) return -1;
+  const Fa3Kernel& k = plan_.k;
+  const std::int64_t kv = block_range(k, t.m_block).n_max - 1 - pos;  // blocks run from n_max - 1 down
+  const std::int64_t h = k.pack_gqa ? t.head : t.head / std::max<std::int64_t>(1, k.shape.group);
+  if (kv < 0 || kv >= kv_blocks_ || h >= kv_heads_) return -1;
+  return (t.batch * kv_heads_ + h) * kv_blocks_ + kv;
+}
+
+Fa3Sampler::ReadKind Fa3Sampler::read_kind(std::int64_t key, Cycle t) {
+  if (key < 0) return kHit;
+  Cycle& first = first_read_[static_cast<std::size_t>(key)];
+  Cycle& last = last_read_[static_cast<std::size_t>(key)];
+  // Not read within the L2's residency: its lines are gone, the read is a first read again.
+  const bool gone = first != kNever && residency_ > 0 && t > last && static_cast<double>(t - last) > residency_;
+  if (first == kNever || gone || t < first) {
+    first = t;
+    if (last == kNever || t > last) last = t;
+    return kFirst;
+  }
+  if (t > last) last = t;
+  return static_cast<double>(t - first) < in_flight_ ? kFirst : kHit;
+}
+
+// The window within which a second read of a K/V block finds its lines still in flight: the DRAM's
+// mean read latency so far in the run (the L2's MSHRs merge such a read into the first one's miss).
+// Read at every window's end (a lookup by name) and kept in in_flight_ for the block marks.
+double Fa3Sampler::in_flight() const {
+  return stats_ && stats_->has("gpu.dram.avg_read_latency") ? stats_->value("gpu.dram.avg_read_latency") : 0;
+}
+
+std::int64_t Fa3Sampler::max_skip(std::uint32_t leader, std::int64_t tile, std::int64_t pos) const {
+  const auto& n = n_[leader];
+  if (tile >= static_cast<std::int64_t>(n.size())) return 0;
+  std::int64_t m = suffix_[leader][tile] - pos - p_.tail_blocks;
+  if (limited_) m = std::min<std::int64_t>(m, n[tile] - pos - limit_guard());
+  return m;
+}
+
+// Every cluster's span at once, in time order (a priority queue of the clusters' next block
+// starts), so that who reads a K/V block first is decided in the order the predicted reads happen:
+// a block whose K/V is read first costs a times the measured first-read block time over the
+// measured mean, one read from the L2 a times the hit time over the mean (both over every detail
+// period so far; the mean weighs them as the detail did). A follower thus catches up with the
+// cluster that fetches its K/V until it reads within the DRAM latency of it and waits for the same
+// lines: the lock-step packs of the full-detail runs (docs/sampling.md "Limits"). Clusters that
+// have not asked start at their next position, at the time the first one asks.
+void Fa3Sampler::plan_first_reads(std::uint32_t asker, std::int64_t tile, std::int64_t pos, Cycle now) {
+  fr_plan_span_ = span_id_;
+  for (FirstReadPlan& p : fr_plan_) p.valid = false;
+  trace::FirstReadSpan& rep = fr_spans_.emplace_back();
+  in_flight_ = in_flight();
+  // Method choice: a window's worth of blocks of each kind before their times are trusted.
+  const double least = static_cast<double>(p_.window_blocks);
+  if (in_flight_ <= 0 || kind_blocks_[kFirst] < least || kind_blocks_[kHit] < least) return;
+  rep.first_read_cycles = kind_cycles_[kFirst] / kind_blocks_[kFirst];
+  rep.hit_cycles = kind_cycles_[kHit] / kind_blocks_[kHit];
+  // The fit's block cost a is the latest detail period's, at that period's mix of kinds: a block
+  // costs a times its kind's time over the mean time at that mix.
+  double kinds[2] = {0, 0};
+  for (std::size_t w = recent_from_; w < windows_.size(); ++w) kinds[0] += windows_[w].kinds[0], kinds[1] += windows_[w].kinds[1];
+  if (kinds[0] + kinds[1] <= 0) return;
+  const double mean = (kinds[kFirst] * rep.first_read_cycles + kinds[kHit] * rep.hit_cycles) / (kinds[0] + kinds[1]);
+  // Kinds that cost the same (compute-bound blocks) change nothing: the uniform walk then, also when
+  // their difference is within sample.tolerance or not significant (under 1.96 standard errors of
+  // the difference of the two means: 95% confidence, as SMARTS states its samples'). The uniform
+  // walk is also cheaper: Llama-3 405B at 64K tokens would plan 3 million blocks a span.
+  double se2 = 0;
+  for (int k = 0; k < 2; ++k) {
+    const double m = kind_cycles_[k] / kind_blocks_[k];
+    se2 += std::max(0.0, kind_squares_[k] / kind_blocks_[k] - m * m) / kind_blocks_[k];
+  }
+  const double diff = std::abs(rep.first_read_cycles - rep.hit_cycles);
+  if (diff <= p_.tolerance * mean || diff <= 1.96 * std::sqrt(se2)) return;
+  const double cost[2] = {time_.a * rep.first_read_cycles / mean, time_.a * rep.hit_cycles / mean};
+  const double target = static_cast<double>(span_end_ - span_start_);
+  struct Walk {
+    std::uint32_t leader;
+    std::int64_t ti, tp, max_skip;
+    std::int64_t key_ti = -1, key0 = -1;  // kv_key of position 0 of tile key_ti (blocks count down)
+  };
+  std::vector<Walk> walks;
+  using Next = std::pair<double, std::size_t>;  // (cycles into the span, walk): ties by cluster
+  std::priority_queue<Next, std::vector<Next>, std::greater<>> q;
+  for (std::uint32_t c = 0; c < ctas_; c += cluster_) {
+    const Cluster& cl = clusters_[c / cluster_];
+    const bool asks = c / cluster_ == asker / cluster_;
+    if (left_[c] <= 0 || (cl.span == span_id_ && !asks)) continue;
+    std::int64_t ti = tile, tp = pos;
+    if (!asks) {
+      ti = std::max<std::int64_t>(cl.frontier.first, 0);
+      tp = cl.frontier.first < 0 ? 0 : cl.frontier.second + 1;
+    }
+    const auto size = static_cast<std::int64_t>(n_[c].size());
+    while (ti < size && tp >= n_[c][ti]) ++ti, tp = 0;
+    if (ti >= size) continue;
+    FirstReadPlan& p = fr_plan_[c / cluster_];
+    p = FirstReadPlan{};
+    p.valid = true;
+    p.tile = p.ti = ti;
+    p.pos = p.tp = tp;
+    walks.push_back({c, ti, tp, max_skip(c, ti, tp)});
+    q.push({0.0, walks.size() - 1});
+  }
+  double firsts = 0, blocks = 0;
+  while (!q.empty()) {
+    const auto [at, i] = q.top();
+    q.pop();
+    Walk& w = walks[i];
+    FirstReadPlan& p = fr_plan_[w.leader / cluster_];
+    const auto& n = n_[w.leader];
+    const auto size = static_cast<std::int64_t>(n.size());
+    while (w.ti < size && w.tp >= n[w.ti]) ++w.ti, w.tp = 0;
+    if (p.skipped >= w.max_skip || w.ti >= size) continue;
+    if (w.key_ti != w.ti) w.key_ti = w.ti, w.key0 = kv_key(w.leader, w.ti, 0);
+    const std::int64_t key = w.key0 >= 0 && w.key0 % kv_blocks_ >= w.tp ? w.key0 - w.tp : -1;
+    const ReadKind kind = read_kind(key, now + static_cast<Cycle>(at));
+    const double c = cost[kind] + (w.tp == 0 ? time_.b : 0);
+    if (at + c > target) continue;
+    p.cycles = at + c;
+    p.starts += w.tp == 0;
+    ++p.skipped;
+    ++w.tp;
+    p.ti = w.ti;
+    p.tp = w.tp;
+    firsts += kind == kFirst;
+    blocks += 1;
+    q.push({p.cycles, i});
+  }
+  rep.planned_first_share = blocks > 0 ? firsts / blocks : 0;
 }
 
 Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t pos, Cycle now) {
   Cut x;
   const auto& n = n_[leader];
-  const auto& suf = suffix_[leader];
   // Every cluster skips the work of the whole span, from wherever it is when it first asks: the
   // CTAs keep their offsets in time (and so their positions relative to one another), which is
   // what the L2 sharing between CTAs of one head depends on.
   const double target = static_cast<double>(span_end_ - span_start_);
-  std::int64_t max_skip = suf[tile] - pos - p_.tail_blocks;
-  if (limited_ && tile < static_cast<std::int64_t>(n.size()))
-    max_skip = std::min<std::int64_t>(max_skip, n[tile] - pos - limit_guard());
-  if (max_skip < p_.min_skip_blocks || target < p_.min_skip_blocks * time_.a) return x;
+  const std::int64_t most = max_skip(leader, tile, pos);
+  if (most < p_.min_skip_blocks || target < p_.min_skip_blocks * time_.a) return x;
   // Greedy walk: blocks (and the tile starts among them) while their predicted time fits the span.
   double acc = 0;
   std::int64_t skipped = 0, starts = 0, ti = tile, tp = pos;
   const auto size = static_cast<std::int64_t>(n.size());
-  while (skipped < max_skip) {
+  bool planned = false;
+  if (p_.first_reads) {
+    if (fr_plan_span_ != span_id_) plan_first_reads(leader, tile, pos, now);
+    // The plan holds where it starts where this cluster asks (else the uniform walk below).
+    const FirstReadPlan& pl = fr_plan_[leader / cluster_];
+    if (pl.valid && pl.skipped > 0 && pl.tile == tile && pl.pos == pos) {
+      planned = true;
+      skipped = pl.skipped, starts = pl.starts, ti = pl.ti, tp = pl.tp, acc = pl.cycles;
+    }
+  }
+  while (!planned && skipped < most) {
     while (ti < size && tp >= n[ti]) ++ti, tp = 0;
     const double cost = time_.a + (tp == 0 ? time_.b : 0);
     if (acc + cost > target) break;
@@ -365,7 +546,8 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   if (skipped < p_.min_skip_blocks || ti >= size) return x;
   // The resumed tile runs its own prologue: a start the real kernel also has in the span cancels.
   const std::int64_t t_skip = starts - ((tp > 0 && (ti != tile || pos == 0)) ? 1 : 0);
-  const double d = time_.a * static_cast<double>(skipped) + time_.b * static_cast<double>(std::max<std::int64_t>(t_skip, 0));
+  const double d = (planned ? acc - time_.b * static_cast<double>(starts) : time_.a * static_cast<double>(skipped)) +
+                   time_.b * static_cast<double>(std::max<std::int64_t>(t_skip, 0));
   x.cut = true;
   // Drift: the cluster wakes as much later (earlier) as its pace says it falls behind (gets ahead)
   // over the span, its shift summed over the spans held within the tile-start burst.
@@ -905,6 +1087,7 @@ trace::SamplingReport Fa3Sampler::report() const {
   }
   r.l2_sectors_per_block = l2_per_block_;
   r.drift_bounds = drift_bounds_;
+  r.first_reads = fr_spans_;
   r.wall_search_s = wall_[kWallSearch];
   r.wall_spans_s = wall_[kWallSpans];
   r.wall_checks_s = wall_[kWallChecks];

@@ -44,8 +44,10 @@ struct SampleParams {
   int min_skip_blocks = 16; // a span shorter than this (per CTA) is not worth taking
   double tolerance = 0.01;
   bool drift = true;          // spans follow each cluster's measured pace, within the tile-start burst
+  bool first_reads = true;    // spans predict each cluster's blocks by who reads a K/V block first
   double drift_warning = 0.05;  // rise of L2 sectors per block over the detail periods that is reported
   double lock_window = 0;       // mem.lrc.window when the coalescer is on: offsets below it re-lock
+  double line_bytes = 128;    // mem.line_bytes
   double replay_lines = 2e7;  // span replay: counted lines above which only some sets count
   double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays
   static SampleParams from_config(const Config& cfg);
@@ -67,8 +69,9 @@ class Fa3Sampler final : public EventTarget {
   // Every WarpGroup of CTA `cta` asks before it runs position `pos` (0 = before the prologue) of its
   // tile `tile`; all WarpGroups of a cluster get the same answer whenever they ask.
   Cut at(std::uint32_t cta, std::int64_t tile, std::int64_t pos);
-  // Consumer 0 of CTA `cta` starts a KV block (`tile_start`: the first block of a tile).
-  void mark(std::uint32_t cta, bool tile_start);
+  // Consumer 0 of CTA `cta` starts a KV block (`tile_start`: the first block of a tile): position
+  // `pos` of its tile `tile` (-1: not said; sample.first_reads then does not see the block).
+  void mark(std::uint32_t cta, bool tile_start, std::int64_t tile = -1, std::int64_t pos = 0);
   // The kernel ended at `end`: adds the extrapolated counts of the skipped work to `stats`.
   void finish(Cycle end, Stats& stats);
   // At a sleeping cluster's wake-up (CopyReplay::call_at): the held blocks predicted before it.
@@ -81,6 +84,7 @@ class Fa3Sampler final : public EventTarget {
  private:
   struct Window {
     double cta_cycles = 0, blocks = 0, tiles = 0;
+    double kinds[2] = {0, 0};  // its measured blocks by ReadKind (sample.first_reads)
     std::vector<double> delta;  // counter deltas
   };
   struct Fit {
@@ -252,6 +256,51 @@ class Fa3Sampler final : public EventTarget {
   double skipped_blocks() const;  // over all spans and CTAs
   // Blocks of the whole kernel, and CTA-cycles slept, over all CTAs.
   double total_blocks_ = 0, skipped_cycles_ = 0;
+  // First reads (sample.first_reads, docs/sampling.md step 4). When each K/V block (batch, KV head,
+  // KV block) was first read: in detail (the block marks of each cluster's first CTA) or as a span's
+  // prediction; kNever: not yet.
+  std::vector<Cycle> first_read_;
+  std::int64_t kv_heads_ = 0, kv_blocks_ = 0;
+  // The K/V block that position `pos` of tile `tile` of CTA `cta` computes: an index of first_read_
+  // (-1: none).
+  std::int64_t kv_key(std::uint32_t cta, std::int64_t tile, std::int64_t pos) const;
+  // When each was last read (its lines stay in the L2 for residency_ cycles after it).
+  std::vector<Cycle> last_read_;
+  // Whether a block starting at `t` reads its K/V first (kFirst: no one read it within the L2's
+  // residency, or the first read is less than in_flight_ cycles earlier, so its lines are still on
+  // their way from DRAM) or from the L2 (kHit); records the read.
+  enum ReadKind : int { kFirst = 0, kHit = 1 };
+  ReadKind read_kind(std::int64_t key, Cycle t);
+  double in_flight() const;
+  double in_flight_ = 0;
+  // The L2's residency (cycles; 0: unknown, no line leaves), from the lines it evicted in detail.
+  double residency_ = 0, evicted_lines_ = 0, evict_cycles_ = 0;
+  std::vector<std::size_t> l2_evictions_;  // counter indices of the slices' evictions
+  // Per cluster's first CTA: its latest block mark and that block's kind (-1: none; `counts`: the
+  // block is neither one of its tile's first two nor after a wake-up, so its time is measured).
+  struct LastMark {
+    Cycle t = 0;
+    int kind = -1;
+    bool counts = false;
+  };
+  std::vector<LastMark> last_mark_;
+  // Measured block time by kind (cycles from one mark to the next) over every detail period.
+  double kind_cycles_[2] = {}, kind_squares_[2] = {}, kind_blocks_[2] = {};
+  double win_kinds_[2] = {};  // measured blocks of each kind in the open window
+  // A span's prediction for each cluster, made when the first cluster asks (plan_first_reads): from
+  // (tile, pos) on, `skipped` blocks with `starts` tile starts in `cycles`, to (ti, tp).
+  struct FirstReadPlan {
+    bool valid = false;
+    std::int64_t tile = 0, pos = 0, skipped = 0, starts = 0, ti = 0, tp = 0;
+    double cycles = 0;
+  };
+  std::vector<FirstReadPlan> fr_plan_;
+  int fr_plan_span_ = -1;
+  void plan_first_reads(std::uint32_t asker, std::int64_t tile, std::int64_t pos, Cycle now);
+  // Per span: the measured block times by kind and the planned share of first reads (0: no plan).
+  std::vector<trace::FirstReadSpan> fr_spans_;
+  // Blocks a cut from (tile, pos) may skip: all but the tail (and inside the tile, when limited).
+  std::int64_t max_skip(std::uint32_t leader, std::int64_t tile, std::int64_t pos) const;
   std::string why_detail_ = "the kernel ended before the sampler saw a steady state";
   // Host wall time of the run's phases from attach() to finish(), reported as
   // SamplingReport::wall_*_s (which says what each phase covers); a phase ends at the phase_ change
