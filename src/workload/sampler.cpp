@@ -419,12 +419,12 @@ std::int64_t Fa3Sampler::max_skip(std::uint32_t leader, std::int64_t tile, std::
 
 // Every cluster's span at once, in time order (a priority queue of the clusters' next block
 // starts), so that who reads a K/V block first is decided in the order the predicted reads happen:
-// a block whose K/V is read first costs a times the measured first-read block time over the
-// measured mean, one read from the L2 a times the hit time over the mean (both over every detail
-// period so far; the mean weighs them as the detail did). A follower thus catches up with the
-// cluster that fetches its K/V until it reads within the DRAM latency of it and waits for the same
-// lines: the lock-step packs of the full-detail runs (docs/sampling.md "Limits"). Clusters that
-// have not asked start at their next position, at the time the first one asks.
+// a block whose K/V is read first costs a times the measured first-read block time over the mean,
+// one read from the L2 a times the hit time over the mean (the times over every detail period so
+// far; the mean at the mix of the latest period, whose windows a is fitted on). A follower thus
+// catches up with the cluster that fetches its K/V until it reads within the DRAM latency of it
+// and waits for the same lines: the lock-step packs of the full-detail runs (docs/sampling.md step
+// 4). Clusters that have not asked yet start at their next position, at the time the first asks.
 void Fa3Sampler::plan_first_reads(std::uint32_t asker, std::int64_t tile, std::int64_t pos, Cycle now) {
   fr_plan_span_ = span_id_;
   for (FirstReadPlan& p : fr_plan_) p.valid = false;
