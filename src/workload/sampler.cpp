@@ -80,8 +80,8 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   checks_left_ = p_.checks;
   discard_ = p_.warmup_windows;
   if (p_.first_reads) {
-    // With PackGQA a tile's head is its KV head; without, a query head of group `group`.
-    kv_heads_ = k.pack_gqa ? k.shape.heads_q() : k.shape.heads_kv;
+    // A tile's head is its KV head with PackGQA, else a query head (its KV head: head / group).
+    kv_heads_ = k.shape.heads_kv;
     kv_blocks_ = (k.shape.seqlen_kv + k.tile_n - 1) / k.tile_n;
     first_read_.assign(static_cast<std::size_t>(k.shape.batch * kv_heads_ * kv_blocks_), kNever);
     last_read_ = first_read_;
