@@ -22,7 +22,7 @@ namespace simfa::trace {
 // measured cycles of a KV block whose K/V is read first and of one read from the L2 (over every
 // detail period before the span), and the share of the span's predicted blocks that read first.
 // All 0 where too few blocks of either kind were measured; the share 0 also where the two times are
-// within sample.tolerance of each other (the span then costs every block alike).
+// within sample.tolerance of each other or not significantly apart (every block then costs alike).
 struct FirstReadSpan {
   double first_read_cycles = 0, hit_cycles = 0, planned_first_share = 0;
 };

@@ -44,9 +44,10 @@ void register_workload_params(ParamRegistry& r) {
          0, 0, {}});
   r.add({"sample.first_reads", T::Bool, "true", "",
          "fast-forward spans predict every cluster's blocks together, in time order: a KV block whose K/V "
-         "no CTA has read yet, or read less than the DRAM's mean read latency earlier, costs the measured "
-         "time of such blocks in detail, one whose K/V is in the L2 the measured time of those (false: "
-         "every block costs the fitted block cost)",
+         "no CTA has read within the L2's residency, or read less than the DRAM's mean read latency "
+         "earlier, costs the measured time of such blocks in detail, one whose K/V is in the L2 the "
+         "measured time of those; where the two differ by less than sample.tolerance or not significantly, "
+         "and with false, every block costs the fitted block cost",
          "docs/sampling.md step 4 (method choice: in full-detail runs a CTA that reads a K/V block first "
          "waits for DRAM, one that reads it later hits the L2 and catches up, and they lock in step)",
          0, 0, {}});

@@ -438,7 +438,8 @@ void Fa3Sampler::plan_first_reads(std::uint32_t asker, std::int64_t tile, std::i
   // The fit's block cost a is the latest detail period's, at that period's mix of kinds: a block
   // costs a times its kind's time over the mean time at that mix.
   double kinds[2] = {0, 0};
-  for (std::size_t w = recent_from_; w < windows_.size(); ++w) kinds[0] += windows_[w].kinds[0], kinds[1] += windows_[w].kinds[1];
+  for (std::size_t w = recent_from_; w < windows_.size(); ++w)
+    kinds[0] += windows_[w].kinds[0], kinds[1] += windows_[w].kinds[1];
   if (kinds[0] + kinds[1] <= 0) return;
   const double mean = (kinds[kFirst] * rep.first_read_cycles + kinds[kHit] * rep.hit_cycles) / (kinds[0] + kinds[1]);
   // Kinds that cost the same (compute-bound blocks) change nothing: the uniform walk then, also when
