@@ -79,10 +79,12 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   warm_tiles_ = std::max<std::uint64_t>(warm_tiles_, 1);
   checks_left_ = p_.checks;
   discard_ = p_.warmup_windows;
+  // A tile's head is its KV head with PackGQA, else a query head (its KV head: head / group).
+  kv_heads_ = k.shape.heads_kv;
+  kv_blocks_ = (k.shape.seqlen_kv + k.tile_n - 1) / k.tile_n;
+  // Two times per K/V block: at most 64 MiB of host memory (as the prepared copies); beyond, none.
+  if (k.shape.batch * kv_heads_ * kv_blocks_ > (std::int64_t{1} << 22)) p_.first_reads = false;
   if (p_.first_reads) {
-    // A tile's head is its KV head with PackGQA, else a query head (its KV head: head / group).
-    kv_heads_ = k.shape.heads_kv;
-    kv_blocks_ = (k.shape.seqlen_kv + k.tile_n - 1) / k.tile_n;
     first_read_.assign(static_cast<std::size_t>(k.shape.batch * kv_heads_ * kv_blocks_), kNever);
     last_read_ = first_read_;
     last_mark_.assign(ctas_, LastMark{});
