@@ -82,8 +82,10 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   // A tile's head is its KV head with PackGQA, else a query head (its KV head: head / group).
   kv_heads_ = k.shape.heads_kv;
   kv_blocks_ = (k.shape.seqlen_kv + k.tile_n - 1) / k.tile_n;
-  // Two times per K/V block: at most 64 MiB of host memory (as the prepared copies); beyond, none.
-  if (k.shape.batch * kv_heads_ * kv_blocks_ > (std::int64_t{1} << 22)) p_.first_reads = false;
+  // Two times per K/V block, within 64 MiB of host memory (the prepared copies' budget, sampler.h);
+  // beyond it, no first reads.
+  constexpr auto kMaxKvBlocks = static_cast<std::int64_t>((std::size_t{64} << 20) / (2 * sizeof(Cycle)));
+  if (k.shape.batch * kv_heads_ * kv_blocks_ > kMaxKvBlocks) p_.first_reads = false;
   if (p_.first_reads) {
     first_read_.assign(static_cast<std::size_t>(k.shape.batch * kv_heads_ * kv_blocks_), kNever);
     last_read_ = first_read_;
@@ -257,7 +259,7 @@ void Fa3Sampler::maybe_start_span(Cycle now) {
 void Fa3Sampler::close_window(Cycle now) {
   account(now);
   open_ = false;
-  if (p_.first_reads) in_flight_ = in_flight();
+  if (p_.first_reads) in_flight_ = dram_read_latency();
   // Windows of the detailed tail (after the last span) are not steady state: not used.
   const bool valid = win_start_ >= awake_from_ && (phase_ == Phase::Detail || phase_ == Phase::Check);
   if (!valid) return;
@@ -301,7 +303,7 @@ void Fa3Sampler::close_window(Cycle now) {
 void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std::int64_t pos) {
   if (!engine_ || !p_.on) return;
   const Cycle t = now();
-  if (p_.first_reads && tile >= 0 && cta % cluster_ == 0) {
+  if (p_.first_reads && cta % cluster_ == 0) {
     // The block that ends here counts by its kind (a cluster's CTAs share their K/V: its first CTA
     // stands for it), when measured in detail after the last wake-up.
     LastMark& m = last_mark_[cta];
@@ -407,7 +409,7 @@ Fa3Sampler::ReadKind Fa3Sampler::read_kind(std::int64_t key, Cycle t) {
 // The window within which a second read of a K/V block finds its lines still in flight: the DRAM's
 // mean read latency so far in the run (the L2's MSHRs merge such a read into the first one's miss).
 // Read at every window's end (a lookup by name) and kept in in_flight_ for the block marks.
-double Fa3Sampler::in_flight() const {
+double Fa3Sampler::dram_read_latency() const {
   return stats_ && stats_->has("gpu.dram.avg_read_latency") ? stats_->value("gpu.dram.avg_read_latency") : 0;
 }
 
@@ -431,7 +433,7 @@ void Fa3Sampler::plan_first_reads(std::uint32_t asker, std::int64_t tile, std::i
   fr_plan_span_ = span_id_;
   for (FirstReadPlan& p : fr_plan_) p.valid = false;
   trace::FirstReadSpan& rep = fr_spans_.emplace_back();
-  in_flight_ = in_flight();
+  in_flight_ = dram_read_latency();
   // Method choice: a window's worth of blocks of each kind before their times are trusted.
   const double least = static_cast<double>(p_.window_blocks);
   if (in_flight_ <= 0 || kind_blocks_[kFirst] < least || kind_blocks_[kHit] < least) return;
@@ -457,9 +459,10 @@ void Fa3Sampler::plan_first_reads(std::uint32_t asker, std::int64_t tile, std::i
   if (diff <= p_.tolerance * mean || diff <= 1.96 * std::sqrt(se2)) return;
   const double cost[2] = {time_.a * rep.first_read_cycles / mean, time_.a * rep.hit_cycles / mean};
   const double target = static_cast<double>(span_end_ - span_start_);
+  // A cluster's walk: its position, blocks and time are its plan's (fr_plan_).
   struct Walk {
     std::uint32_t leader;
-    std::int64_t ti, tp, max_skip;
+    std::int64_t max_skip;
     std::int64_t key_ti = -1, key0 = -1;  // kv_key of position 0 of tile key_ti (blocks count down)
   };
   std::vector<Walk> walks;
@@ -482,7 +485,7 @@ void Fa3Sampler::plan_first_reads(std::uint32_t asker, std::int64_t tile, std::i
     p.valid = true;
     p.tile = p.ti = ti;
     p.pos = p.tp = tp;
-    walks.push_back({c, ti, tp, max_skip(c, ti, tp)});
+    walks.push_back({c, max_skip(c, ti, tp)});
     q.push({0.0, walks.size() - 1});
   }
   double firsts = 0, blocks = 0;
@@ -493,19 +496,17 @@ void Fa3Sampler::plan_first_reads(std::uint32_t asker, std::int64_t tile, std::i
     FirstReadPlan& p = fr_plan_[w.leader / cluster_];
     const auto& n = n_[w.leader];
     const auto size = static_cast<std::int64_t>(n.size());
-    while (w.ti < size && w.tp >= n[w.ti]) ++w.ti, w.tp = 0;
-    if (p.skipped >= w.max_skip || w.ti >= size) continue;
-    if (w.key_ti != w.ti) w.key_ti = w.ti, w.key0 = kv_key(w.leader, w.ti, 0);
-    const std::int64_t key = w.key0 >= 0 && w.key0 % kv_blocks_ >= w.tp ? w.key0 - w.tp : -1;
+    while (p.ti < size && p.tp >= n[p.ti]) ++p.ti, p.tp = 0;
+    if (p.skipped >= w.max_skip || p.ti >= size) continue;
+    if (w.key_ti != p.ti) w.key_ti = p.ti, w.key0 = kv_key(w.leader, p.ti, 0);
+    const std::int64_t key = w.key0 >= 0 && w.key0 % kv_blocks_ >= p.tp ? w.key0 - p.tp : -1;
     const ReadKind kind = read_kind(key, now + static_cast<Cycle>(at));
-    const double c = cost[kind] + (w.tp == 0 ? time_.b : 0);
+    const double c = cost[kind] + (p.tp == 0 ? time_.b : 0);
     if (at + c > target) continue;
     p.cycles = at + c;
-    p.starts += w.tp == 0;
+    p.starts += p.tp == 0;
     ++p.skipped;
-    ++w.tp;
-    p.ti = w.ti;
-    p.tp = w.tp;
+    ++p.tp;
     firsts += kind == kFirst;
     blocks += 1;
     q.push({p.cycles, i});

@@ -69,9 +69,9 @@ class Fa3Sampler final : public EventTarget {
   // Every WarpGroup of CTA `cta` asks before it runs position `pos` (0 = before the prologue) of its
   // tile `tile`; all WarpGroups of a cluster get the same answer whenever they ask.
   Cut at(std::uint32_t cta, std::int64_t tile, std::int64_t pos);
-  // Consumer 0 of CTA `cta` starts a KV block (`tile_start`: the first block of a tile): position
-  // `pos` of its tile `tile` (-1: not said; sample.first_reads then does not see the block).
-  void mark(std::uint32_t cta, bool tile_start, std::int64_t tile = -1, std::int64_t pos = 0);
+  // Consumer 0 of CTA `cta` starts a KV block, position `pos` of its tile `tile` (`tile_start`: the
+  // first block it computes of that tile).
+  void mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std::int64_t pos);
   // The kernel ended at `end`: adds the extrapolated counts of the skipped work to `stats`.
   void finish(Cycle end, Stats& stats);
   // At a sleeping cluster's wake-up (CopyReplay::call_at): the held blocks predicted before it.
@@ -271,7 +271,7 @@ class Fa3Sampler final : public EventTarget {
   // their way from DRAM) or from the L2 (kHit); records the read.
   enum ReadKind : int { kFirst = 0, kHit = 1 };
   ReadKind read_kind(std::int64_t key, Cycle t);
-  double in_flight() const;
+  double dram_read_latency() const;  // the DRAM's mean read latency so far (0: none)
   double in_flight_ = 0;
   // The L2's residency (cycles; 0: unknown, no line leaves), from the lines it evicted in detail.
   double residency_ = 0, evicted_lines_ = 0, evict_cycles_ = 0;
@@ -288,7 +288,8 @@ class Fa3Sampler final : public EventTarget {
   double kind_cycles_[2] = {}, kind_squares_[2] = {}, kind_blocks_[2] = {};
   double win_kinds_[2] = {};  // measured blocks of each kind in the open window
   // A span's prediction for each cluster, made when the first cluster asks (plan_first_reads): from
-  // (tile, pos) on, `skipped` blocks with `starts` tile starts in `cycles`, to (ti, tp).
+  // (tile, pos) on, `skipped` blocks with `starts` tile starts in `cycles`, to (ti, tp) (the walk's
+  // position while it plans).
   struct FirstReadPlan {
     bool valid = false;
     std::int64_t tile = 0, pos = 0, skipped = 0, starts = 0, ti = 0, tp = 0;
