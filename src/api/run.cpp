@@ -282,6 +282,14 @@ nlohmann::ordered_json first_reads_json(const std::vector<trace::FirstReadSpan>&
                  {"planned_first_share", s.planned_first_share}});
   return a;
 }
+nlohmann::ordered_json span_costs_json(const std::vector<trace::SpanCost>& spans) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const trace::SpanCost& s : spans)
+    a.push_back({{"block_cycles", s.block_cycles},
+                 {"tile_start_cycles", s.tile_start_cycles},
+                 {"resume_cycles", s.resume_cycles}});
+  return a;
+}
 }  // namespace
 
 nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
@@ -304,6 +312,7 @@ nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
                    {"l2_sectors_per_block", r.sampling.l2_sectors_per_block},
                    {"drift_bounds", r.sampling.drift_bounds},
                    {"first_reads", first_reads_json(r.sampling.first_reads)},
+                   {"span_costs", span_costs_json(r.sampling.span_costs)},
                    {"warning", r.sampling.warning},
                    {"phase_wall_s", {{"steady_state_search", r.sampling.wall_search_s},
                                      {"spans", r.sampling.wall_spans_s},

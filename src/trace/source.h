@@ -27,6 +27,13 @@ struct FirstReadSpan {
   double first_read_cycles = 0, hit_cycles = 0, planned_first_share = 0;
 };
 
+// What a fast-forward span charged (docs/sampling.md step 2 and 4), cycles per CTA: a KV block of a
+// tile's interior, a tile boundary (beyond its blocks at the interior cost) and the resume overhead
+// measured after earlier wake-ups, taken off every cluster's sleep.
+struct SpanCost {
+  double block_cycles = 0, tile_start_cycles = 0, resume_cycles = 0;
+};
+
 // What a sampled simulation did (docs/sampling.md), for the run's report.
 struct SamplingReport {
   bool requested = false;       // the configuration asked for sampling (sample.mode)
@@ -48,6 +55,7 @@ struct SamplingReport {
   // the DRAM burst of the tile starts), 0 where it did not.
   std::vector<double> drift_bounds;
   std::vector<FirstReadSpan> first_reads;  // per span (empty with sample.first_reads=false)
+  std::vector<SpanCost> span_costs;        // per span
   // Host wall time (seconds) of the sampled run's phases: the detail that searched for the steady
   // state (before the first regular span, and after a limited one), the fast-forward spans (their
   // cuts, replay and sleep, and the detail of clusters that woke early), the check periods and the

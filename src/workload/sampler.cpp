@@ -74,6 +74,8 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   kv_cursor_.assign(ctas_, KvCursor{});
   pace_.assign(ctas_, Pace{});
   shift_.assign(clusters_.size(), 0.0);
+  resume_.assign(clusters_.size(), Resume{});
+  track_.assign(ctas_, Track{});
   const double tile_bytes = static_cast<double>(k.tile_m) * k.head_dim * (k.elem_bytes + k.out_bytes);
   warm_tiles_ = static_cast<std::uint64_t>(std::ceil(p_.l2_bytes / (tile_bytes * std::max<std::uint32_t>(ctas_, 1))));
   warm_tiles_ = std::max<std::uint64_t>(warm_tiles_, 1);
@@ -156,6 +158,24 @@ void Fa3Sampler::refit() {
   for (std::size_t w = recent_from_; w < windows_.size(); ++w)
     sy += windows_[w].cta_cycles, sb += windows_[w].blocks, st += windows_[w].tiles;
   if (sb > 0) time_.a = std::max(0.0, (sy - time_.b * st) / sb);
+  // Once the block marks have measured interior blocks and tile boundaries (track_block), the
+  // costs come from them instead: the windows' fit splits a tile boundary's cost between a and b
+  // by where the window edges fall (a boundary costs over two or three blocks: on Llama-3 70B 8K
+  // the previous tile's last block and the boundary 6,100 cycles, the next two blocks 2,500-4,200
+  // and 5,200, against 3,458 inside a tile), and then lets a period's tile starts into its a. Both
+  // from the latest detail period when it saw enough (an interior block per running CTA; a
+  // boundary of half of them), else from every period.
+  double in = 0, ic = 0, rn = 0, rc = 0, bn = 0, bc = 0, bb = 0, rbn = 0, rbc = 0, rbb = 0;
+  for (std::size_t w = 0; w < windows_.size(); ++w) {
+    const Window& x = windows_[w];
+    in += x.int_n, ic += x.int_cycles, bn += x.bnd_n, bc += x.bnd_cycles, bb += x.bnd_blocks;
+    if (w >= recent_from_) rn += x.int_n, rc += x.int_cycles, rbn += x.bnd_n, rbc += x.bnd_cycles, rbb += x.bnd_blocks;
+  }
+  if (in > 0 && bn > 0) {
+    const double all = ic / in;
+    time_.a = rn >= running_ ? rc / rn : all;
+    time_.b = rbn >= 0.5 * running_ ? std::max(0.0, (rbc - time_.a * rbb) / rbn) : std::max(0.0, (bc - all * bb) / bn);
+  }
   // Counters: over every window. (The check windows alone over-count write-backs: right after a
   // span the warmed dirty lines are evicted in a burst; the windows before the first span may
   // under-count them: the L2 has not filled with dirty lines yet. docs/sampling.md "Limits".)
@@ -244,6 +264,8 @@ void Fa3Sampler::maybe_start_span(Cycle now) {
     }
     first_ = false;
   }
+  span_resume_ = resume_n_ > 0 ? resume_sum_ / resume_n_ : 0;
+  span_costs_.push_back({time_.a, time_.b, span_resume_});
   span_work_.push_back({0, 0, recent_from_, windows_.size()});
   ++span_id_;
   span_cuts_.clear();
@@ -269,6 +291,8 @@ void Fa3Sampler::close_window(Cycle now) {
   }
   Window w;
   w.kinds[0] = win_kinds_[0], w.kinds[1] = win_kinds_[1];
+  w.int_n = win_int_n_, w.int_cycles = win_int_cycles_;
+  w.bnd_n = win_bnd_n_, w.bnd_cycles = win_bnd_cycles_, w.bnd_blocks = win_bnd_blocks_;
   w.cta_cycles = win_cta_cycles_;
   w.blocks = win_blocks_;
   w.tiles = win_tiles_;
@@ -320,6 +344,7 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
     m.counts = !tile_start && pos >= 2;
     m.kind = read_kind(kv_key(cta, tile, pos), t);
   }
+  if (cta % cluster_ == 0) measure_resume(cta, tile, pos, t);
   if (held_next_ < held_.size()) replay_held(t);
   if (phase_ == Phase::Span && t >= span_end_) {
     replay_span();  // clusters that asked after the span's end were not cut
@@ -346,6 +371,7 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
     }
   }
   account(t);
+  track_block(cta, tile, pos, t, (phase_ == Phase::Detail || phase_ == Phase::Check) && t >= awake_from_);
   if ((phase_ == Phase::Detail || phase_ == Phase::Check) && t >= awake_from_) {
     Pace& pc = pace_[cta];
     if (pc.seen) {
@@ -373,11 +399,64 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
   }
 }
 
+// The resume overhead of a cut cluster: from its consumer 0's mark of the block before the cut to
+// that of the block after the resumed one, less the sleep and those two blocks at the block cost.
+// (The consumer is handed the resumed position, a mark, before it sleeps.)
+void Fa3Sampler::measure_resume(std::uint32_t cta, std::int64_t tile, std::int64_t pos, Cycle t) {
+  Resume& r = resume_[cta / cluster_];
+  if (r.pending) {
+    if (tile == r.tile && pos == r.pos) {
+      r.before = track_[cta].t;
+      r.have_before = true;
+    } else if (r.have_before && tile == r.tile && pos == r.pos + 1) {
+      const double over = static_cast<double>(t - r.before) - static_cast<double>(r.sleep) - 2 * time_.a;
+      resume_sum_ += over;
+      resume_n_ += 1;
+      r.pending = false;
+    } else if (r.have_before) {
+      r.pending = false;
+    }
+  }
+}
+
+// Block costs from the block marks (docs/sampling.md step 2): a block of a tile's interior (neither
+// of its first two nor its last) costs from its mark to the next; a tile boundary covers the
+// previous tile's last block, the boundary itself and the new tile's first two blocks (fewer when
+// the tile is shorter: never its last). Every block is in one or the other, so a tile of n blocks
+// costs n·a + b with a the interior mean and b the boundary less the blocks it covers at a. Both
+// marks must be in detail after the last wake-up.
+void Fa3Sampler::track_block(std::uint32_t cta, std::int64_t tile, std::int64_t pos, Cycle t, bool detail) {
+  Track& k = track_[cta];
+  const auto& n = n_[cta];
+  const bool ok = detail && k.detail && k.t >= awake_from_;
+  if (ok && k.tile == tile && k.pos == pos - 1 && k.pos >= 2 && k.pos <= n[tile] - 2) {
+    win_int_cycles_ += static_cast<double>(t - k.t);
+    win_int_n_ += 1;
+  }
+  if (ok && pos == 0 && k.tile == tile - 1 && k.tile >= 0 && k.pos == n[k.tile] - 1) {
+    k.bnd = static_cast<int>(std::min<std::int64_t>(2, n[tile] - 1));
+    k.bnd_from = k.t;
+    k.bnd_blocks = 1;
+  } else if (ok && k.bnd > 0 && k.tile == tile && k.pos == pos - 1 && pos <= 2) {
+    k.bnd_blocks += 1;
+  } else {
+    k.bnd = -1;
+  }
+  if (k.bnd >= 0 && pos == k.bnd) {  // the new tile's first blocks seen: the sample is complete
+    win_bnd_cycles_ += static_cast<double>(t - k.bnd_from);
+    win_bnd_blocks_ += k.bnd_blocks;
+    win_bnd_n_ += 1;
+    k.bnd = -1;
+  }
+  k.t = t, k.tile = tile, k.pos = pos, k.detail = detail;
+}
+
 void Fa3Sampler::open_window(Cycle t) {
   open_ = true;
   win_start_ = last_t_ = t;
   win_cta_cycles_ = win_blocks_ = win_tiles_ = 0;
   win_kinds_[0] = win_kinds_[1] = 0;
+  win_int_n_ = win_int_cycles_ = win_bnd_n_ = win_bnd_cycles_ = win_bnd_blocks_ = 0;
   win_counters_ = stats_->counter_values();
 }
 
@@ -548,10 +627,15 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   }
   while (ti < size && tp >= n[ti]) ++ti, tp = 0;
   if (skipped < p_.min_skip_blocks || ti >= size) return x;
-  // The resumed tile runs its own prologue: a start the real kernel also has in the span cancels.
+  // The span's time charges every tile start it skips. The resumed tile runs its prologue again in
+  // detail, but that costs a resume overhead of a few hundred to two thousand cycles (measured
+  // below), not a tile start: the skipped tile's epilogue and the pipeline's drain between tiles
+  // are not repeated, and the producer, which reached the cut blocks before the consumers, wakes
+  // first and has the loads in flight. (Until session 15 the resumed start cancelled one skipped
+  // start: the development set's h100 D256 4K MHA, batch 4, came out 2.5% fast.) Its counters do
+  // cancel: the detail loads the resumed tile's Q once more, as the real kernel did at that start.
   const std::int64_t t_skip = starts - ((tp > 0 && (ti != tile || pos == 0)) ? 1 : 0);
-  const double d = (planned ? acc - time_.b * static_cast<double>(starts) : time_.a * static_cast<double>(skipped)) +
-                   time_.b * static_cast<double>(std::max<std::int64_t>(t_skip, 0));
+  const double d = planned ? acc : time_.a * static_cast<double>(skipped) + time_.b * static_cast<double>(starts);
   x.cut = true;
   // Drift: the cluster wakes as much later (earlier) as its pace says it falls behind (gets ahead)
   // over the span, its shift summed over the spans held within the tile-start burst.
@@ -562,7 +646,12 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
     sleep = std::max(0.0, d + next - sh);
     sh = next;
   }
+  // The detail after the wake-up pays the resume overhead the real kernel does not: off the sleep.
+  sleep = std::max(0.0, sleep - span_resume_);
   x.sleep = static_cast<std::uint64_t>(std::llround(sleep));
+  // Measured where both blocks around the cut are interior ones (a tile's first two and its last
+  // carry the boundary's cost, b's share).
+  if (pos >= 3 && tp >= 2 && tp <= n[ti] - 2) resume_[leader / cluster_] = {true, false, ti, tp, x.sleep, 0};
   x.tile = ti;
   x.pos = tp;
   const double members = cluster_;
@@ -1092,6 +1181,7 @@ trace::SamplingReport Fa3Sampler::report() const {
   r.l2_sectors_per_block = l2_per_block_;
   r.drift_bounds = drift_bounds_;
   r.first_reads = fr_spans_;
+  r.span_costs = span_costs_;
   r.wall_search_s = wall_[kWallSearch];
   r.wall_spans_s = wall_[kWallSpans];
   r.wall_checks_s = wall_[kWallChecks];

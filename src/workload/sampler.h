@@ -85,6 +85,9 @@ class Fa3Sampler final : public EventTarget {
   struct Window {
     double cta_cycles = 0, blocks = 0, tiles = 0;
     double kinds[2] = {0, 0};  // its measured blocks by ReadKind (sample.first_reads)
+    // Block marks measured in the window (track_block): interior blocks (count, cycles) and tile
+    // boundaries (count, cycles, blocks they cover).
+    double int_n = 0, int_cycles = 0, bnd_n = 0, bnd_cycles = 0, bnd_blocks = 0;
     std::vector<double> delta;  // counter deltas
   };
   struct Fit {
@@ -284,6 +287,32 @@ class Fa3Sampler final : public EventTarget {
     bool counts = false;
   };
   std::vector<LastMark> last_mark_;
+  // The resume overhead (docs/sampling.md step 4): after a wake-up the detail pays a little more
+  // than the real kernel at that point (the pipelines refill); measured per cut cluster from its
+  // first CTA's consumer-0 marks around the cut and taken off later spans' sleeps.
+  struct Resume {
+    bool pending = false, have_before = false;
+    std::int64_t tile = 0, pos = 0;  // the resumed position
+    Cycle sleep = 0, before = 0;     // the sleep; the mark of the block before the cut
+  };
+  std::vector<Resume> resume_;  // per cluster
+  // Per CTA: its consumer 0's latest block mark, for the block costs measured from the marks
+  // (track_block) and the resume overhead (measure_resume, which runs before it at each mark).
+  struct Track {
+    Cycle t = 0;
+    std::int64_t tile = -1, pos = -1;
+    bool detail = false;
+    int bnd = -1;          // the tile-boundary sample in progress: the new tile's position ending it
+    Cycle bnd_from = 0;    // its start (the mark of the previous tile's last block)
+    double bnd_blocks = 0;
+  };
+  std::vector<Track> track_;
+  double win_int_n_ = 0, win_int_cycles_ = 0, win_bnd_n_ = 0, win_bnd_cycles_ = 0, win_bnd_blocks_ = 0;
+  void track_block(std::uint32_t cta, std::int64_t tile, std::int64_t pos, Cycle t, bool detail);
+  double resume_sum_ = 0, resume_n_ = 0;
+  double span_resume_ = 0;  // the mean over every measurement so far, at the span's start
+  void measure_resume(std::uint32_t cta, std::int64_t tile, std::int64_t pos, Cycle t);
+  std::vector<trace::SpanCost> span_costs_;
   // Measured block time by kind (cycles from one mark to the next) over every detail period.
   double kind_cycles_[2] = {}, kind_squares_[2] = {}, kind_blocks_[2] = {};
   double win_kinds_[2] = {};  // measured blocks of each kind in the open window
