@@ -132,9 +132,10 @@ INSTANTIATE_TEST_SUITE_P(
 
 // A span charges every tile start it skips, at the cost the block marks measured around tile
 // boundaries, and takes the measured resume overhead off its sleep (docs/sampling.md step 4). The
-// development set's h100 D256 4K MHA (batch 4, original kernel, 1830 MHz), here on 32 CTAs:
-// when the resumed tile's prologue cancelled one skipped tile start (until session 15) it came
-// out 2.7% fast (2.5% on 132 CTAs); now within 1.5%.
+// development set's h100 D256 4K MHA (batch 4, original kernel), here on 32 CTAs and clocked as
+// `simfa run --clock-mhz 1830` clocks it: when the resumed tile's prologue cancelled one skipped
+// tile start (until session 15) it came out 2.7% fast (the development set's run, 132 CTAs at a
+// fixed 1830 MHz: 2.5%); now within 1.5%.
 TEST(Sampling, SpansChargeEveryTileStartTheySkip) {
   const spec::AttentionShape s = shape(4096, 4096, 8, 1, 256, false, 4);
   auto config = [](const char* mode) {
