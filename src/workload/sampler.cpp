@@ -20,6 +20,10 @@
 namespace simfa::workload {
 namespace {
 
+// A block at position `pos` of a tile of `n` blocks is one of its interior: neither of its first two
+// nor its last, which carry the tile boundary's cost (track_block).
+bool interior(std::int64_t n, std::int64_t pos) { return pos >= 2 && pos <= n - 2; }
+
 // Indices (below `n`) of a family of counters, one per channel or slice: the names that start with
 // `prefix` and end with `suffix` ("gpu.l2.slice[" i "].evictions").
 std::vector<std::size_t> counter_family(const std::vector<std::string>& names, std::size_t n, std::string_view prefix,
@@ -91,7 +95,6 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   if (p_.first_reads) {
     first_read_.assign(static_cast<std::size_t>(k.shape.batch * kv_heads_ * kv_blocks_), kNever);
     last_read_ = first_read_;
-    last_mark_.assign(ctas_, LastMark{});
     fr_plan_.assign(clusters_.size(), FirstReadPlan{});
   }
   if (!p_.on) why_detail_ = "sample.mode = off";
@@ -150,31 +153,15 @@ Fa3Sampler::Fit Fa3Sampler::fit(const std::vector<double>& y, std::size_t from, 
 void Fa3Sampler::refit() {
   std::vector<double> y(windows_.size());
   for (std::size_t w = 0; w < windows_.size(); ++w) y[w] = windows_[w].cta_cycles;
-  time_ = fit(y);
-  // The block cost drifts through a run (which heads the CTAs share, the L2's contents): the next
-  // span takes it from the latest detail period (its tile-start cost from every window, since a
-  // short period may hold no tile start).
-  double sy = 0, sb = 0, st = 0;
-  for (std::size_t w = recent_from_; w < windows_.size(); ++w)
-    sy += windows_[w].cta_cycles, sb += windows_[w].blocks, st += windows_[w].tiles;
-  if (sb > 0) time_.a = std::max(0.0, (sy - time_.b * st) / sb);
-  // Once the block marks have measured interior blocks and tile boundaries (track_block), the
-  // costs come from them instead: the windows' fit splits a tile boundary's cost between a and b
-  // by where the window edges fall (a boundary costs over two or three blocks: on Llama-3 70B 8K
-  // the previous tile's last block and the boundary 6,100 cycles, the next two blocks 2,500-4,200
-  // and 5,200, against 3,458 inside a tile), and then lets a period's tile starts into its a. Both
-  // from the latest detail period when it saw enough (an interior block per running CTA; a
-  // boundary of half of them), else from every period.
-  double in = 0, ic = 0, rn = 0, rc = 0, bn = 0, bc = 0, bb = 0, rbn = 0, rbc = 0, rbb = 0;
-  for (std::size_t w = 0; w < windows_.size(); ++w) {
-    const Window& x = windows_[w];
-    in += x.int_n, ic += x.int_cycles, bn += x.bnd_n, bc += x.bnd_cycles, bb += x.bnd_blocks;
-    if (w >= recent_from_) rn += x.int_n, rc += x.int_cycles, rbn += x.bnd_n, rbc += x.bnd_cycles, rbb += x.bnd_blocks;
-  }
-  if (in > 0 && bn > 0) {
-    const double all = ic / in;
-    time_.a = rn >= running_ ? rc / rn : all;
-    time_.b = rbn >= 0.5 * running_ ? std::max(0.0, (rbc - time_.a * rbb) / rbn) : std::max(0.0, (bc - all * bb) / bn);
+  if (!costs_from_marks()) {
+    time_ = fit(y);
+    // The block cost drifts through a run (which heads the CTAs share, the L2's contents): the next
+    // span takes it from the latest detail period (its tile-start cost from every window, since a
+    // short period may hold no tile start).
+    double sy = 0, sb = 0, st = 0;
+    for (std::size_t w = recent_from_; w < windows_.size(); ++w)
+      sy += windows_[w].cta_cycles, sb += windows_[w].blocks, st += windows_[w].tiles;
+    if (sb > 0) time_.a = std::max(0.0, (sy - time_.b * st) / sb);
   }
   // Counters: over every window. (The check windows alone over-count write-backs: right after a
   // span the warmed dirty lines are evicted in a burst; the windows before the first span may
@@ -330,7 +317,7 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
   if (p_.first_reads && cta % cluster_ == 0) {
     // The block that ends here counts by its kind (a cluster's CTAs share their K/V: its first CTA
     // stands for it), when measured in detail after the last wake-up.
-    LastMark& m = last_mark_[cta];
+    Track& m = track_[cta];  // its latest mark (track_block records this one later)
     const bool detail = (phase_ == Phase::Detail || phase_ == Phase::Check) && t >= awake_from_;
     if (m.kind >= 0 && m.counts && !tile_start && detail) {
       const double d = static_cast<double>(t - m.t);
@@ -339,7 +326,6 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
       kind_blocks_[m.kind] += 1;
       win_kinds_[m.kind] += 1;
     }
-    m.t = t;
     // A tile's first two blocks carry its start (the prologue, the masked first blocks): b's share.
     m.counts = !tile_start && pos >= 2;
     m.kind = read_kind(kv_key(cta, tile, pos), t);
@@ -399,6 +385,29 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
   }
 }
 
+// Once the block marks have timed interior blocks and tile boundaries (track_block), the spans'
+// costs come from them instead of the windows' fit, which splits a tile boundary's cost between a
+// and b by where the window edges fall (a boundary costs over two or three blocks: on Llama-3 70B
+// 8K the previous tile's last block and the boundary 6,100 cycles, the next two blocks 2,500-4,200
+// and 5,200, against 3,458 inside a tile) and then lets a period's tile starts into its a. Both
+// from the latest detail period when it timed enough, else from every period. Method choices, as
+// the search's condition that the running CTAs' tile starts were seen (maybe_start_span): an
+// interior block per running CTA, and a boundary of half of them (a lock-step kernel's period has
+// all its CTAs' boundaries or none; a few are a few CTAs' tile starts, not the GPU's).
+bool Fa3Sampler::costs_from_marks() {
+  double in = 0, ic = 0, rn = 0, rc = 0, bn = 0, bc = 0, bb = 0, rbn = 0, rbc = 0, rbb = 0;
+  for (std::size_t w = 0; w < windows_.size(); ++w) {
+    const Window& x = windows_[w];
+    in += x.int_n, ic += x.int_cycles, bn += x.bnd_n, bc += x.bnd_cycles, bb += x.bnd_blocks;
+    if (w >= recent_from_) rn += x.int_n, rc += x.int_cycles, rbn += x.bnd_n, rbc += x.bnd_cycles, rbb += x.bnd_blocks;
+  }
+  if (in <= 0 || bn <= 0) return false;
+  const double all = ic / in;
+  time_.a = rn >= running_ ? rc / rn : all;
+  time_.b = rbn >= 0.5 * running_ ? std::max(0.0, (rbc - time_.a * rbb) / rbn) : std::max(0.0, (bc - all * bb) / bn);
+  return true;
+}
+
 // The resume overhead of a cut cluster: from its consumer 0's mark of the block before the cut to
 // that of the block after the resumed one, less the sleep and those two blocks at the block cost.
 // (The consumer is handed the resumed position, a mark, before it sleeps.)
@@ -429,7 +438,7 @@ void Fa3Sampler::track_block(std::uint32_t cta, std::int64_t tile, std::int64_t 
   Track& k = track_[cta];
   const auto& n = n_[cta];
   const bool ok = detail && k.detail && k.t >= awake_from_;
-  if (ok && k.tile == tile && k.pos == pos - 1 && k.pos >= 2 && k.pos <= n[tile] - 2) {
+  if (ok && k.tile == tile && k.pos == pos - 1 && interior(n[tile], k.pos)) {
     win_int_cycles_ += static_cast<double>(t - k.t);
     win_int_n_ += 1;
   }
@@ -649,9 +658,9 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   // The detail after the wake-up pays the resume overhead the real kernel does not: off the sleep.
   sleep = std::max(0.0, sleep - span_resume_);
   x.sleep = static_cast<std::uint64_t>(std::llround(sleep));
-  // Measured where both blocks around the cut are interior ones (a tile's first two and its last
-  // carry the boundary's cost, b's share).
-  if (pos >= 3 && tp >= 2 && tp <= n[ti] - 2) resume_[leader / cluster_] = {true, false, ti, tp, x.sleep, 0};
+  // Measured where both blocks around the cut, the last run before it and the resumed one, are
+  // interior ones (no boundary cost in it).
+  if (interior(n[tile], pos - 1) && interior(n[ti], tp)) resume_[leader / cluster_] = {true, false, ti, tp, x.sleep, 0};
   x.tile = ti;
   x.pos = tp;
   const double members = cluster_;

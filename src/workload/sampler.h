@@ -104,6 +104,7 @@ class Fa3Sampler final : public EventTarget {
   void open_window(Cycle now);
   void close_window(Cycle now);
   void refit();
+  bool costs_from_marks();  // time_ from the block marks' costs; false: they timed too little
   // Fit over windows [from, to).
   Fit fit(const std::vector<double>& y, std::size_t from = 0, std::size_t to = static_cast<std::size_t>(-1)) const;
   void maybe_start_span(Cycle now);
@@ -279,14 +280,6 @@ class Fa3Sampler final : public EventTarget {
   // The L2's residency (cycles; 0: unknown, no line leaves), from the lines it evicted in detail.
   double residency_ = 0, evicted_lines_ = 0, evict_cycles_ = 0;
   std::vector<std::size_t> l2_evictions_;  // counter indices of the slices' evictions
-  // Per cluster's first CTA: its latest block mark and that block's kind (-1: none; `counts`: the
-  // block is neither one of its tile's first two nor after a wake-up, so its time is measured).
-  struct LastMark {
-    Cycle t = 0;
-    int kind = -1;
-    bool counts = false;
-  };
-  std::vector<LastMark> last_mark_;
   // The resume overhead (docs/sampling.md step 4): after a wake-up the detail pays a little more
   // than the real kernel at that point (the pipelines refill); measured per cut cluster from its
   // first CTA's consumer-0 marks around the cut and taken off later spans' sleeps.
@@ -297,11 +290,16 @@ class Fa3Sampler final : public EventTarget {
   };
   std::vector<Resume> resume_;  // per cluster
   // Per CTA: its consumer 0's latest block mark, for the block costs measured from the marks
-  // (track_block) and the resume overhead (measure_resume, which runs before it at each mark).
+  // (track_block), the resume overhead (measure_resume) and the first reads' block times (mark),
+  // which read it before track_block records the next.
   struct Track {
     Cycle t = 0;
     std::int64_t tile = -1, pos = -1;
     bool detail = false;
+    // First reads, on a cluster's first CTA: the latest block's kind (-1: none), and whether its
+    // time counts (neither one of its tile's first two blocks nor the one resumed after a wake-up).
+    int kind = -1;
+    bool counts = false;
     int bnd = -1;          // the tile-boundary sample in progress: the new tile's position ending it
     Cycle bnd_from = 0;    // its start (the mark of the previous tile's last block)
     double bnd_blocks = 0;

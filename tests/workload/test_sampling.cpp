@@ -161,7 +161,9 @@ TEST(Sampling, SpansChargeEveryTileStartTheySkip) {
     EXPECT_GT(c.block_cycles, 0);
     EXPECT_GT(c.tile_start_cycles, 0);  // a D256 tile boundary costs more than a block (4,000-10,000)
     // Nothing measured before the first wake-up; after it a resume costs less than a block.
-    if (i == 0) EXPECT_EQ(c.resume_cycles, 0);
+    if (i == 0) {
+      EXPECT_EQ(c.resume_cycles, 0);
+    }
     EXPECT_LT(std::abs(c.resume_cycles), c.block_cycles);
     resumed |= c.resume_cycles != 0;
   }
