@@ -70,6 +70,10 @@ class Fa3Workload final : public Workload {
   // FA3 would split this shape's KV (fa3.splits = 0 and FA3's heuristic says so) where the
   // simulator runs the unsplit kernel.
   std::vector<std::string> warnings() const override { return warnings_; }
+  bool log_blocks(std::ostream* os) override {
+    src_.log_blocks(os);
+    return true;
+  }
 
   const spec::AttentionShape& shape() const { return shape_; }
   workload::Fa3Source& fa3_source() { return src_; }

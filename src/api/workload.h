@@ -8,6 +8,7 @@
 // add one.
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -102,6 +103,10 @@ class Workload {
   // lists them under "warnings", Python's simfa.run raises them as warnings. A shape the workload
   // cannot model at all is a UserError of its factory instead.
   virtual std::vector<std::string> warnings() const;
+  // The block log (simfa run --block-log): from now on, a CSV line to `os` for every block the run
+  // simulates in detail (docs/sampling.md, "The block log"). False when this workload has no
+  // blocks to log.
+  virtual bool log_blocks(std::ostream* /*os*/) { return false; }
 };
 
 // A registry entry: the workload's shape keys and its factory. The factory checks the values

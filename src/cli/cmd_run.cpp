@@ -10,6 +10,8 @@
 #include "cli/common.h"
 #include "cli/timeline_flags.h"
 #include "cli/workload_flags.h"
+#include "sim/error.h"
+#include "sim/files.h"
 
 namespace simfa::cli {
 
@@ -19,22 +21,33 @@ void add_run_command(CLI::App& app) {
     WorkloadFlags w;
     TimelineFlags timeline;
     std::string json;
+    std::string block_log;
     bool no_skip = false;
   };
   auto o = std::make_shared<Opts>();
   add_workload_flags(run, o->w);
   run->add_option("--json", o->json, "write every statistic, the resolved configuration and the workload to FILE")
       ->check(output_file());
+  run->add_option("--block-log", o->block_log,
+                  "write FILE, a CSV line per KV block the run simulates in detail: the CTA, its tile and block, "
+                  "the cycle consumer 0 started it, the sampler's phase (FA3 only; docs/sampling.md)")
+      ->check(output_file());
   run->add_flag("--no-skip", o->no_skip, "reference mode: tick every component every cycle (same results, slower)");
   add_timeline_flags(run, o->timeline);
   run->callback([o, run] {
     check_workload_flags(*run, o->w);
-    std::ostream& out = report_stream({o->json});
+    std::ostream& out = report_stream({o->json, o->block_log});
     ClockChoice clock;
     const Config cfg = workload_config(o->w, &clock);
     const std::unique_ptr<Workload> w = make_workload(o->w, cfg);
     for (const auto& warning : w->warnings()) std::cerr << "simfa: warning: " << warning << "\n";
     const int sms = static_cast<int>(cfg.i("gpu.num_sms"));
+    std::unique_ptr<OutputFile> block_log;
+    if (!o->block_log.empty()) {
+      block_log = std::make_unique<OutputFile>(o->block_log);
+      if (!w->log_blocks(&block_log->stream()))
+        throw UserError(fmt::format("--block-log: the {} workload has no KV blocks to log (the FA3 workload has)", w->kind()));
+    }
     RunOptions ro;
     ro.skip_idle = !o->no_skip;
     // A long run says so before it starts: the analytic roofline is a lower bound of its cycles.
@@ -60,6 +73,7 @@ void add_run_command(CLI::App& app) {
     }
     const RunResult r = run_trace(tl ? tl->wrap(w->source()) : w->source(), cfg, ro);
     progress.finish();  // clears the progress line before the report
+    if (block_log) block_log->commit();
     const WorkloadFigures f = workload_figures(*w, r, cfg, o->w.gpu.gpu);
     out << workload_report(*w, r, cfg, clock.why, f);
     out << run_summary(r, sms);

@@ -12,8 +12,13 @@ namespace simfa::workload {
 
 Fa3Source::Fa3Source(const spec::AttentionShape& shape, const Config& cfg, int num_sms)
     : Fa3Source(resolve_fa3(shape, cfg, num_sms)) {
-  const SampleParams sp = SampleParams::from_config(cfg);
-  if (sp.on) sampler_ = std::make_unique<Fa3Sampler>(*plan_, sp);
+  sp_ = SampleParams::from_config(cfg);
+  if (sp_.on) sampler_ = std::make_unique<Fa3Sampler>(*plan_, sp_);
+}
+
+void Fa3Source::log_blocks(std::ostream* os) {
+  if (!sampler_) sampler_ = std::make_unique<Fa3Sampler>(*plan_, sp_);
+  sampler_->log_blocks(os);
 }
 
 Fa3Source::Fa3Source(Fa3Kernel kernel) : plan_(std::make_shared<const Fa3Plan>(std::move(kernel))) {}
@@ -46,7 +51,7 @@ void Fa3Source::run_finished(Cycle end, Stats& stats) {
 }
 
 trace::SamplingReport Fa3Source::sampling() const {
-  if (sampler_) return sampler_->report();
+  if (sampler_ && sampler_->on()) return sampler_->report();
   trace::SamplingReport r;
   r.note = "full detail";
   return r;

@@ -30,12 +30,18 @@ class Fa3Source final : public trace::TraceSource {
   void run_finished(Cycle end, Stats& stats) override;
   trace::SamplingReport sampling() const override;
 
+  // The block log (simfa run --block-log): every block consumer 0 starts in detail, a CSV line to
+  // `os`, which must outlive the run. Call before the run. With sampling off a sampler is made
+  // that only logs (the same results: it cuts nothing).
+  void log_blocks(std::ostream* os);
+
   const Fa3Kernel& fa3() const { return plan_->k; }
   const Fa3Plan& plan() const { return *plan_; }
 
  private:
   std::shared_ptr<const Fa3Plan> plan_;
-  std::unique_ptr<Fa3Sampler> sampler_;  // sample.mode = on
+  SampleParams sp_;
+  std::unique_ptr<Fa3Sampler> sampler_;  // sample.mode = on, or a block log
 };
 
 }  // namespace simfa::workload

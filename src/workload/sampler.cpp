@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <ostream>
 #include <queue>
 #include <string>
 #include <string_view>
@@ -311,9 +312,22 @@ void Fa3Sampler::close_window(Cycle now) {
   }
 }
 
+void Fa3Sampler::log_blocks(std::ostream* os) {
+  log_ = os;
+  if (log_) *log_ << "cta,tile,block,cycle,phase\n";
+}
+
 void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std::int64_t pos) {
-  if (!engine_ || !p_.on) return;
+  if (!engine_) return;
   const Cycle t = now();
+  if (log_) {
+    // The phase the sampler is in (a CTA that has not reached its cut yet runs in detail during a
+    // span; the detail after the last span is the tail).
+    static constexpr const char* kPhase[] = {"search", "span", "check", "tail"};
+    *log_ << cta << ',' << tile << ',' << pos << ',' << t << ','
+          << (p_.on ? kPhase[static_cast<int>(phase_)] : "full") << '\n';
+  }
+  if (!p_.on) return;
   if (p_.first_reads && cta % cluster_ == 0) {
     // The block that ends here counts by its kind (a cluster's CTAs share their K/V: its first CTA
     // stands for it), when measured in detail after the last wake-up.

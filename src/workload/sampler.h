@@ -12,6 +12,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -72,6 +73,11 @@ class Fa3Sampler final : public EventTarget {
   // Consumer 0 of CTA `cta` starts a KV block, position `pos` of its tile `tile` (`tile_start`: the
   // first block it computes of that tile).
   void mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std::int64_t pos);
+  // The block log (simfa run --block-log, docs/sampling.md): a CSV line per mark, the blocks
+  // simulated in detail, to `os` (nullptr: none). Works with sampling off too (a sampler that only
+  // logs: the same results, docs/sampling.md).
+  void log_blocks(std::ostream* os);
+  bool on() const { return p_.on; }
   // The kernel ended at `end`: adds the extrapolated counts of the skipped work to `stats`.
   void finish(Cycle end, Stats& stats);
   // At a sleeping cluster's wake-up (CopyReplay::call_at): the held blocks predicted before it.
@@ -339,6 +345,7 @@ class Fa3Sampler final : public EventTarget {
   std::chrono::steady_clock::time_point wall_mark_{};
   void wall_to(WallPhase next);  // ends the current phase now; `next` begins
   Cycle end_ = 0;
+  std::ostream* log_ = nullptr;
 };
 
 }  // namespace simfa::workload

@@ -4,7 +4,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +32,7 @@ TEST(Outputs, EveryOutputFlagIsCheckedBeforeTheRun) {
   const std::string runs[] = {
       "run --json " + bad + ".json",
       "run --timeline " + bad + ".svg",
+      "run --block-log " + bad + ".csv",
       "trace run " + kExample + " --json " + bad + ".json",
       "analyze --json " + bad + ".json",
       "analyze --csv " + bad + ".csv",
@@ -53,6 +59,79 @@ TEST(Outputs, ADirectoryOrAFileWhereAFolderIsNeededIsAnError) {
   const Out g = simfa("trace gen --model llama3-8b --seqlen 512 -o " + kExample);
   EXPECT_EQ(g.rc, 2) << g.text;
   EXPECT_NE(g.text.find("is a file, not a folder to write into"), std::string::npos) << g.text;
+}
+
+// The block log's rows: {cta, tile, block, cycle, phase}, after checking the header and the fields.
+struct LogRow {
+  long cta, tile, block, cycle;
+  std::string phase;
+};
+std::vector<LogRow> read_block_log(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "cta,tile,block,cycle,phase");
+  std::vector<LogRow> rows;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    LogRow r;
+    char c1 = 0, c2 = 0, c3 = 0, c4 = 0;
+    f >> r.cta >> c1 >> r.tile >> c2 >> r.block >> c3 >> r.cycle >> c4 >> r.phase;
+    EXPECT_TRUE(f && c1 == ',' && c2 == ',' && c3 == ',' && c4 == ',') << line;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+TEST(Outputs, TheBlockLogChangesNothingAndListsEveryBlockRunInDetail) {
+  const auto tmp = std::filesystem::temp_directory_path();
+  const std::string j0 = (tmp / "simfa_blocklog0.json").string(), j1 = (tmp / "simfa_blocklog1.json").string();
+  const std::string log = (tmp / "simfa_blocklog.csv").string();
+  ASSERT_EQ(simfa(kSmallRun + " --json " + j0).rc, 0);
+  const Out o = simfa(kSmallRun + " --json " + j1 + " --block-log " + log);
+  ASSERT_EQ(o.rc, 0) << o.text;
+  std::ifstream a(j0), b(j1);
+  const auto ja = nlohmann::json::parse(a), jb = nlohmann::json::parse(b);
+  EXPECT_EQ(ja["cycles"], jb["cycles"]);
+  EXPECT_EQ(ja["stats"], jb["stats"]);  // every statistic, the engine's included
+  // Full detail: each CTA runs the blocks of each tile in order, from its first, at rising cycles.
+  const std::vector<LogRow> rows = read_block_log(log);
+  ASSERT_FALSE(rows.empty());
+  std::map<long, LogRow> last;
+  for (const LogRow& r : rows) {
+    EXPECT_EQ(r.phase, "full");
+    if (const auto it = last.find(r.cta); it != last.end()) {
+      const LogRow& p = it->second;
+      EXPECT_TRUE((r.tile == p.tile && r.block == p.block + 1) || (r.tile > p.tile && r.block == 0))
+          << "CTA " << r.cta << ": tile " << p.tile << " block " << p.block << ", then tile " << r.tile << " block "
+          << r.block;
+      EXPECT_GE(r.cycle, p.cycle);
+    } else {
+      EXPECT_EQ(r.block, 0);
+    }
+    last[r.cta] = r;
+  }
+  EXPECT_EQ(last.size(), static_cast<std::size_t>(jb["ctas"].get<long>()));
+  // Sampled: the phases are the sampler's, and the blocks a span skips are not listed.
+  const Out s = simfa("run --model llama3-8b --seqlen 4096 --set gpu.num_sms=16 --set sample.mode=on --block-log " + log);
+  ASSERT_EQ(s.rc, 0) << s.text;
+  std::set<std::string> phases;
+  bool skipped = false;
+  last.clear();
+  for (const LogRow& r : read_block_log(log)) {
+    phases.insert(r.phase);
+    if (const auto it = last.find(r.cta); it != last.end())
+      skipped = skipped || (r.tile == it->second.tile && r.block > it->second.block + 1) || r.tile > it->second.tile + 1;
+    last[r.cta] = r;
+  }
+  EXPECT_EQ(phases, (std::set<std::string>{"search", "span", "check", "tail"}));
+  EXPECT_TRUE(skipped);
+  // Only the FA3 workload has blocks.
+  std::filesystem::remove(log);
+  const Out g = simfa("run --workload gemm --m 256 --n 256 --k 256 --block-log " + log);
+  EXPECT_EQ(g.rc, 2);
+  EXPECT_NE(g.text.find("--block-log: the gemm workload has no KV blocks"), std::string::npos) << g.text;
+  EXPECT_FALSE(std::filesystem::exists(log));
 }
 
 TEST(Outputs, DashIsStandardOutputAndTheReportMovesToStandardError) {
