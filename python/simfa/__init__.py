@@ -357,7 +357,7 @@ def workloads():
 
 def run(*, workload="fa3", model=_UNSET, batch=None, seqlen=None, seqlen_q=None, seqlen_kv=None,
         heads_kv=None, group=None, head_dim=None, m=None, n=None, k=None, dtype="fp16", causal=False,
-        gpu="h800", set=None, ablate=None, clock_mhz=None, no_skip=False):
+        gpu="h800", set=None, ablate=None, clock_mhz=None, no_skip=False, block_log=None):
     """Simulate a workload on the whole GPU (``simfa run``): the FlashAttention-3 forward kernel
     (``workload="fa3"``, the default) or a persistent warp-specialized GEMM (``workload="gemm"``).
 
@@ -369,7 +369,9 @@ def run(*, workload="fa3", model=_UNSET, batch=None, seqlen=None, seqlen_q=None,
     A keyword of the other workload is a ValueError, as its flag is on the command line.
     GPU: ``gpu`` (preset name or TOML file), ``set`` (dict or "key=value" list, like ``--set``),
     ``ablate`` (names of paper Table 5: "no-lrc", "simple-hash", "no-dedup"), ``clock_mhz``.
-    ``no_skip`` runs the reference mode (same results, slower).
+    ``no_skip`` runs the reference mode (same results, slower). ``block_log`` (a path, FA3 only)
+    writes a CSV line per KV block the run simulates in detail, as ``--block-log`` does
+    (docs/sampling.md, "The block log").
 
     Returns a Results dict with what ``simfa run --json`` writes: ``latency_us``, ``cycles``,
     ``tflops``, ``peak_fraction``, ``l2_bytes``, ``dram_read_bytes``, ``dram_write_bytes``,
@@ -400,8 +402,11 @@ def run(*, workload="fa3", model=_UNSET, batch=None, seqlen=None, seqlen_q=None,
     inputs.append(("dtype", dtype))
     if causal:
         inputs.append(("causal", "1"))
+    if block_log is not None and not isinstance(block_log, (str, _os.PathLike)):
+        raise ValueError(f"block_log (--block-log): expected a path, got {block_log!r}")
     text = _simfa.run_workload_json(workload, gpu, _sets(set), _names("ablate", ablate), inputs,
-                                    None if clock_mhz is None else float(clock_mhz), not no_skip)
+                                    None if clock_mhz is None else float(clock_mhz), not no_skip,
+                                    None if block_log is None else _os.fspath(block_log))
     out = Results(_json.loads(text))
     for w in out.get("warnings", []):
         _warnings.warn(w, SimfaWarning, stacklevel=2)

@@ -3,10 +3,12 @@
 // registry in api/workload.h, FA3 or GEMM, or trace files, returned as the command line's JSON). simfa/__init__.py wraps it with keyword
 // checks and numpy broadcasting. UserError becomes ValueError, InternalError and DeadlockError
 // RuntimeError.
+#include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <string>
@@ -20,6 +22,7 @@
 #include "model/inputs.h"
 #include "sim/config.h"
 #include "sim/error.h"
+#include "sim/files.h"
 #include "trace/io.h"
 
 namespace py = pybind11;
@@ -205,18 +208,27 @@ py::dict analyze_batch(const py::object& gpu_arg, const std::vector<std::string>
 std::string run_workload_json(const std::string& workload, const std::string& gpu, const std::vector<std::string>& sets,
                               const std::vector<std::string>& ablations,
                               const std::vector<std::pair<std::string, std::string>>& inputs,
-                              std::optional<double> clock_mhz, bool skip_idle) {
+                              std::optional<double> clock_mhz, bool skip_idle,
+                              const std::optional<std::string>& block_log) {
   WorkloadArgs args(KeyStyle::Keyword);
   for (const auto& [k, v] : inputs) args.set(k, v);
   Config cfg = make_config(gpu, sets, ablations);
   if (clock_mhz) set_clock_mhz(cfg, *clock_mhz, "clock_mhz (--clock-mhz)", "clock_mhz");
   const ClockChoice clock = apply_clock_model(cfg);
   const std::unique_ptr<Workload> w = make_workload(workload, args, cfg);
+  std::unique_ptr<OutputFile> log;  // simfa run --block-log
+  if (block_log) {
+    check_output_path(*block_log, "block_log (--block-log)");
+    log = std::make_unique<OutputFile>(*block_log);
+    if (!w->log_blocks(&log->stream()))
+      throw UserError(fmt::format("block_log (--block-log): the {} workload has no KV blocks to log (the FA3 workload has)", w->kind()));
+  }
   py::gil_scoped_release release;
   RunOptions ro;
   ro.skip_idle = skip_idle;
   ro.poll = [](const core::RunProgress&) { check_signals(); };
   const RunResult r = run_workload(*w, cfg, ro);
+  if (log) log->commit();
   const WorkloadFigures f = workload_figures(*w, r, cfg, gpu);
   auto j = workload_result_json(*w, r, cfg, f);
   j["clock"] = {{"requested_hz", clock.requested_hz}, {"effective_hz", clock.effective_hz}, {"why", clock.why}};
@@ -352,7 +364,7 @@ PYBIND11_MODULE(_simfa, m) {
 
   // The cycle-level simulator; simfa/__init__.py wraps these as simfa.run and simfa.run_trace.
   m.def("run_workload_json", &run_workload_json, py::arg("workload"), py::arg("gpu"), py::arg("sets"),
-        py::arg("ablations"), py::arg("inputs"), py::arg("clock_mhz"), py::arg("skip_idle"));
+        py::arg("ablations"), py::arg("inputs"), py::arg("clock_mhz"), py::arg("skip_idle"), py::arg("block_log"));
   m.def("workloads", [] {
     py::dict out;
     for (const auto* v : workload_kinds().all()) {

@@ -126,3 +126,22 @@ def test_bad_gemm_keywords_raise_value_error(kwargs, message):
     with pytest.raises(ValueError) as e:
         simfa.run(**args)
     assert message in str(e.value)
+
+
+def test_block_log_lists_the_blocks_and_changes_nothing(tmp_path):
+    log = tmp_path / "blocks.csv"
+    plain = simfa.run(**TINY)
+    logged = simfa.run(**TINY, block_log=log)
+    assert logged.cycles == plain.cycles and logged.stats == plain.stats
+    lines = log.read_text().splitlines()
+    assert lines[0] == "cta,tile,block,cycle,phase"
+    rows = [line.split(",") for line in lines[1:]]
+    assert rows and all(len(r) == 5 and r[4] == "full" for r in rows)
+    assert {int(r[0]) for r in rows} == set(range(logged["ctas"]))
+    with pytest.raises(ValueError, match="block_log"):
+        simfa.run(**TINY, block_log=42)
+    with pytest.raises(ValueError, match="the gemm workload has no KV blocks"):
+        simfa.run(workload="gemm", m=256, n=256, k=256, block_log=tmp_path / "gemm.csv")
+    assert not (tmp_path / "gemm.csv").exists()
+    with pytest.raises(ValueError, match="does not exist"):
+        simfa.run(**TINY, block_log=tmp_path / "no" / "such" / "blocks.csv")
