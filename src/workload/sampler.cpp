@@ -90,9 +90,9 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   kv_heads_ = k.shape.heads_kv;
   kv_blocks_ = (k.shape.seqlen_kv + k.tile_n - 1) / k.tile_n;
   // Two times per K/V block, within 64 MiB of host memory (the prepared copies' budget, sampler.h);
-  // beyond it, no first reads.
+  // beyond it, no first reads. None in a sampler that only logs (sample.mode = off, a block log).
   constexpr auto kMaxKvBlocks = static_cast<std::int64_t>((std::size_t{64} << 20) / (2 * sizeof(Cycle)));
-  if (k.shape.batch * kv_heads_ * kv_blocks_ > kMaxKvBlocks) p_.first_reads = false;
+  if (k.shape.batch * kv_heads_ * kv_blocks_ > kMaxKvBlocks || !p_.on) p_.first_reads = false;
   if (p_.first_reads) {
     first_read_.assign(static_cast<std::size_t>(k.shape.batch * kv_heads_ * kv_blocks_), kNever);
     last_read_ = first_read_;
@@ -324,6 +324,7 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
     // The phase the sampler is in (a CTA that has not reached its cut yet runs in detail during a
     // span; the detail after the last span is the tail).
     static constexpr const char* kPhase[] = {"search", "span", "check", "tail"};
+    static_assert(static_cast<int>(Phase::Done) == 3, "kPhase follows Phase");
     *log_ << cta << ',' << tile << ',' << pos << ',' << t << ','
           << (p_.on ? kPhase[static_cast<int>(phase_)] : "full") << '\n';
   }
