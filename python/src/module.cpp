@@ -3,7 +3,6 @@
 // registry in api/workload.h, FA3 or GEMM, or trace files, returned as the command line's JSON). simfa/__init__.py wraps it with keyword
 // checks and numpy broadcasting. UserError becomes ValueError, InternalError and DeadlockError
 // RuntimeError.
-#include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -216,13 +215,7 @@ std::string run_workload_json(const std::string& workload, const std::string& gp
   if (clock_mhz) set_clock_mhz(cfg, *clock_mhz, "clock_mhz (--clock-mhz)", "clock_mhz");
   const ClockChoice clock = apply_clock_model(cfg);
   const std::unique_ptr<Workload> w = make_workload(workload, args, cfg);
-  std::unique_ptr<OutputFile> log;  // simfa run --block-log
-  if (block_log) {
-    check_output_path(*block_log, "block_log (--block-log)");
-    log = std::make_unique<OutputFile>(*block_log);
-    if (!w->log_blocks(&log->stream()))
-      throw UserError(fmt::format("block_log (--block-log): the {} workload has no KV blocks to log (the FA3 workload has)", w->kind()));
-  }
+  const std::unique_ptr<OutputFile> log = block_log ? start_block_log(*w, *block_log, "block_log (--block-log)") : nullptr;
   py::gil_scoped_release release;
   RunOptions ro;
   ro.skip_idle = skip_idle;

@@ -121,6 +121,14 @@ std::vector<PipeUse> Workload::cuda_pipes(const RunResult&, const Config&) const
 std::string Workload::cuda_pipes_line(const std::vector<PipeUse>&) const { return {}; }
 std::vector<std::string> Workload::warnings() const { return {}; }
 
+std::unique_ptr<OutputFile> start_block_log(Workload& w, const std::string& path, std::string_view what) {
+  check_output_path(path, what);
+  auto log = std::make_unique<OutputFile>(path);
+  if (!w.log_blocks(&log->stream()))
+    throw UserError(fmt::format("{}: the {} workload has no KV blocks to log (the FA3 workload has)", what, w.kind()));
+  return log;
+}
+
 WorkloadFigures workload_figures(const Workload& w, const RunResult& r, const Config& cfg,
                                  const std::string& gpu_name) {
   WorkloadFigures f;

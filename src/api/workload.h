@@ -24,6 +24,8 @@
 
 namespace simfa {
 
+class OutputFile;  // sim/files.h
+
 // A shape key: its name as Python's keyword and the measurements CSV's column ("head_dim") and as
 // the command line's flag ("--head-dim").
 struct WorkloadKey {
@@ -108,6 +110,11 @@ class Workload {
   // blocks to log.
   virtual bool log_blocks(std::ostream* /*os*/) { return false; }
 };
+
+// Opens the block log `path` (an OutputFile: commit() it after the run) and starts `w` writing to
+// it. UserError naming `what` (the flag or keyword) when the path cannot be written or `w` has no
+// blocks to log.
+std::unique_ptr<OutputFile> start_block_log(Workload& w, const std::string& path, std::string_view what);
 
 // A registry entry: the workload's shape keys and its factory. The factory checks the values
 // (UserError naming the key as the caller names it) and resolves the kernel from the configuration.

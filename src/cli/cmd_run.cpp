@@ -10,7 +10,6 @@
 #include "cli/common.h"
 #include "cli/timeline_flags.h"
 #include "cli/workload_flags.h"
-#include "sim/error.h"
 #include "sim/files.h"
 
 namespace simfa::cli {
@@ -42,12 +41,8 @@ void add_run_command(CLI::App& app) {
     const std::unique_ptr<Workload> w = make_workload(o->w, cfg);
     for (const auto& warning : w->warnings()) std::cerr << "simfa: warning: " << warning << "\n";
     const int sms = static_cast<int>(cfg.i("gpu.num_sms"));
-    std::unique_ptr<OutputFile> block_log;
-    if (!o->block_log.empty()) {
-      block_log = std::make_unique<OutputFile>(o->block_log);
-      if (!w->log_blocks(&block_log->stream()))
-        throw UserError(fmt::format("--block-log: the {} workload has no KV blocks to log (the FA3 workload has)", w->kind()));
-    }
+    const std::unique_ptr<OutputFile> block_log =
+        o->block_log.empty() ? nullptr : start_block_log(*w, o->block_log, "--block-log");
     RunOptions ro;
     ro.skip_idle = !o->no_skip;
     // A long run says so before it starts: the analytic roofline is a lower bound of its cycles.

@@ -51,7 +51,7 @@ void Fa3Source::run_finished(Cycle end, Stats& stats) {
 }
 
 trace::SamplingReport Fa3Source::sampling() const {
-  if (sampler_ && sampler_->on()) return sampler_->report();
+  if (sp_.on) return sampler_->report();
   trace::SamplingReport r;
   r.note = "full detail";
   return r;

@@ -372,8 +372,9 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
     }
   }
   account(t);
-  track_block(cta, tile, pos, t, (phase_ == Phase::Detail || phase_ == Phase::Check) && t >= awake_from_);
-  if ((phase_ == Phase::Detail || phase_ == Phase::Check) && t >= awake_from_) {
+  const bool detail = (phase_ == Phase::Detail || phase_ == Phase::Check) && t >= awake_from_;
+  track_block(cta, tile, pos, t, detail);
+  if (detail) {
     Pace& pc = pace_[cta];
     if (pc.seen) {
       pc.blocks += 1;

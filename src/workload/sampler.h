@@ -77,7 +77,6 @@ class Fa3Sampler final : public EventTarget {
   // simulated in detail, to `os` (nullptr: none). Works with sampling off too (a sampler that only
   // logs: the same results, docs/sampling.md).
   void log_blocks(std::ostream* os);
-  bool on() const { return p_.on; }
   // The kernel ended at `end`: adds the extrapolated counts of the skipped work to `stats`.
   void finish(Cycle end, Stats& stats);
   // At a sleeping cluster's wake-up (CopyReplay::call_at): the held blocks predicted before it.
