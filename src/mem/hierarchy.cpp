@@ -333,16 +333,42 @@ void Hierarchy::replay_at(std::uint32_t h, std::uint64_t idx, std::uint8_t secto
     slices_[m]->replay_shadow(idx, sectors, counted);
 }
 
+// The replay slices' sampled sets stand for the whole L2: all slices over the replay slices, times
+// all their sets over the sampled ones.
+double Hierarchy::replay_scale() const {
+  std::uint32_t n = 0;
+  double sets = 0, sampled_sets = 0;
+  for (std::uint32_t i = 0; i < num_slices(); ++i) {
+    if (!replays(i)) continue;
+    ++n;
+    const std::uint32_t s = slices_[i]->tags().sets();
+    sets += s;
+    for (std::uint32_t j = 0; j < s; ++j) sampled_sets += L2Slice::set_class_of(j) % replay_set_stride_ == 0;
+  }
+  return static_cast<double>(num_slices()) / n * (sets / sampled_sets);
+}
+
+double Hierarchy::dirty_bytes() const {
+  double sectors = 0;
+  if (!replay_stride_) {
+    for (const auto& s : slices_) sectors += static_cast<double>(s->tags().dirty_sectors([](std::uint32_t) { return true; }));
+    return 32.0 * sectors;
+  }
+  const std::uint32_t k = replay_set_stride_;
+  for (std::uint32_t i = 0; i < num_slices(); ++i)
+    if (replays(i))
+      sectors += static_cast<double>(slices_[i]->tags().dirty_sectors(
+          [k](std::uint32_t set) { return L2Slice::set_class_of(set) % k == 0; }));
+  return 32.0 * sectors * replay_scale();
+}
+
 MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
   ReplayCounts c;
   if (!replay_stride_) return c;
-  std::uint32_t n = 0;
-  double sets = 0, sampled_sets = 0;
   const std::uint32_t k = replay_set_stride_;
   for (std::uint32_t i = 0; i < num_slices(); ++i) {
     if (!replays(i)) continue;
     const L2Slice::Replayed& r = slices_[i]->replayed();
-    ++n;
     c.lines += static_cast<double>(r.lines);
     c.read_bytes += 32.0 * static_cast<double>(r.read_sectors);
     c.write_bytes += 32.0 * static_cast<double>(r.written_sectors);
@@ -362,11 +388,8 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
     c.run_probes += static_cast<double>(pr + r.probes);
     c.run_shadow_hits += static_cast<double>(sh + r.shadow_hits);
     c.run_shadow_inserts += static_cast<double>(si + r.shadow_inserts);
-    const std::uint32_t s = slices_[i]->tags().sets();
-    sets += s;
-    for (std::uint32_t j = 0; j < s; ++j) sampled_sets += L2Slice::set_class_of(j) % k == 0;
   }
-  c.scale = static_cast<double>(num_slices()) / n * (sets / sampled_sets);
+  c.scale = replay_scale();
   c.read_bytes *= c.scale, c.write_bytes *= c.scale;
   c.run_read_bytes *= c.scale, c.run_write_bytes *= c.scale, c.run_read_misses *= c.scale;
   c.run_evictions *= c.scale, c.run_probes *= c.scale, c.run_shadow_hits *= c.scale;

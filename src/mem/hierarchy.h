@@ -81,6 +81,10 @@ class Hierarchy final : public MemorySystem,
   const HierarchyParams& params() const { return p_; }
   std::uint64_t lrc_merges() const { return lrc_.merges(); }
   std::uint64_t refusals() const { return refusals_credit_ + refusals_port_; }
+  // Dirty data the L2 holds now, in bytes: written by the SMs and not yet written back. With span
+  // replay (a sampled run), the replay slices' sampled sets scaled to the whole L2, as the replayed
+  // DRAM bytes are (replay_counts); at the end of a run, the kernel's writes that never reached DRAM.
+  double dirty_bytes() const;
   // Sum of a slice counter over all slices.
   std::uint64_t total(std::uint64_t SliceCounters::*field) const;
 
@@ -133,6 +137,7 @@ class Hierarchy final : public MemorySystem,
   std::uint32_t replay_stride_ = 0;  // 0: no span replay; else every stride-th slice replays
   std::vector<std::uint8_t> replay_slice_;  // per slice: a replay slice (enable_replay)
   bool replays(std::uint32_t slice) const { return replay_stride_ && replay_slice_[slice]; }
+  double replay_scale() const;  // all slices and sets over the replay slices' sampled sets
   // Set sampling inside the replay slices: only sets whose class (L2Slice::set_class_of) is a
   // multiple of this count (a power of two).
   std::uint32_t replay_set_stride_ = 1;

@@ -100,6 +100,19 @@ class TagArray {
     return sets * ((11 * assoc + 63) / 64 * 64) + 64;
   }
   std::uint32_t valid_lines() const { return valid_lines_; }
+  // Dirty sectors held by the valid lines of the sets `keep(set)` accepts (a scan: for statistics).
+  template <typename F>
+  std::uint64_t dirty_sectors(F&& keep) const {
+    std::uint64_t n = 0;
+    for (std::uint32_t s = 0; s < sets_; ++s) {
+      if (!keep(s)) continue;
+      const std::uint32_t* b = block(s);
+      const std::uint8_t* d = dirty_of(s);
+      for (std::uint32_t w = 0; w < assoc_; ++w)
+        if (b[w] != kInvalid) n += static_cast<std::uint64_t>(std::popcount(unsigned{d[w]}));
+    }
+    return n;
+  }
   std::uint32_t shadow_lines() const { return shadow_lines_; }
 
  private:

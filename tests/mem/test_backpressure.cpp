@@ -2,6 +2,8 @@
 // gets exactly one response (conservation), and the skip and no-skip modes agree to the cycle.
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include <nlohmann/json.hpp>
 
 #include "harness.h"
@@ -64,6 +66,29 @@ TEST(Conservation, HoldsWithDefaultSizes) {
   script(h, 3000, 2);
   ASSERT_TRUE(h.run());
   expect_conserved(h);
+}
+
+// Every byte written leaves the L2 as a write-back or is still dirty there at the end
+// (gpu.l2.dirty_bytes): each line is written once, with whole sectors, among reads that evict.
+TEST(Conservation, WrittenBytesAreWrittenBackOrStillDirty) {
+  Harness h(small_params(), 4, 200);
+  Rng rng(7, "workload");
+  std::uint64_t written = 0;
+  for (std::uint16_t s = 0; s < 4; ++s)
+    for (int i = 0; i < 600; ++i) {
+      if (i % 3 == 0) {  // a line of its own: 8192 lines per SM apart
+        const auto sectors = static_cast<std::uint8_t>(1 + rng.below(15));
+        h.sms[s]->add((8192ull * (s + 1) + i) * 128, ReqKind::TmaStore, i / 4, sectors);
+        written += 32ull * static_cast<unsigned>(std::popcount(unsigned{sectors}));
+      } else {
+        h.sms[s]->add(rng.below(4096) * 128, ReqKind::TmaLoad, i / 4);  // 512 KiB: evicts
+      }
+    }
+  ASSERT_TRUE(h.run());
+  EXPECT_TRUE(h.engine.run([&] { return h.dram->in_flight() == 0; }));  // posted write-backs
+  EXPECT_GT(h.dram->write_bytes, 0u);
+  EXPECT_GT(h.stat("gpu.l2.dirty_bytes"), 0);
+  EXPECT_EQ(static_cast<double>(h.dram->write_bytes) + h.stat("gpu.l2.dirty_bytes"), static_cast<double>(written));
 }
 
 struct Log {

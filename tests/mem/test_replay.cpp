@@ -25,6 +25,11 @@ TEST(Replay, ReplaySlicesCountMissesAndWriteBacksScaledToAllSlices) {
   h.mem->replay(a[1], 0x3, false, false, -1);  // read miss: 2 sectors
   h.mem->replay(a[1], 0xF, false, false, -1);  // the 2 missing sectors
   h.mem->replay(a[2], 0xF, true, false, -1);   // whole-sector write: allocates, reads nothing
+  // The dirty line is the replay slices' dirty data, scaled as their DRAM bytes; a written line of
+  // another slice (warming) is not counted.
+  EXPECT_EQ(h.stat("gpu.l2.dirty_bytes"), 2 * 4 * 32);
+  h.mem->replay(lines_in_slice(*h.mem, 1, 1)[0], 0xF, true, true, -1);
+  EXPECT_EQ(h.stat("gpu.l2.dirty_bytes"), 2 * 4 * 32);
   MemorySystem::ReplayCounts c = h.mem->replay_counts();
   EXPECT_EQ(c.lines, 5);
   EXPECT_EQ(c.scale, 2);
@@ -37,6 +42,7 @@ TEST(Replay, ReplaySlicesCountMissesAndWriteBacksScaledToAllSlices) {
   c = h.mem->replay_counts();
   EXPECT_EQ(h.mem->slice(0).replayed().writebacks, 1u);
   EXPECT_EQ(c.write_bytes, 2 * 4 * 32);
+  EXPECT_EQ(h.stat("gpu.l2.dirty_bytes"), 0);  // written back: no longer dirty
   EXPECT_GE(h.mem->slice(0).replayed().evictions, 3u);
   // No detailed traffic: the whole run's estimate is the replay's.
   EXPECT_EQ(c.run_read_bytes, c.read_bytes);
