@@ -1,5 +1,5 @@
-// Coalescer: an open-addressing table per pair, keyed by line, holding the tracked in-flight
-// transaction; merged requests are kept in a pooled singly linked list per transaction.
+// Coalescer: one open-addressing table for all pairs, keyed by (pair, line), holding the tracked
+// in-flight transaction; merged requests are kept in a pooled singly linked list per transaction.
 #include "mem/coalescer.h"
 
 #include <bit>
@@ -10,13 +10,12 @@ namespace simfa::mem {
 
 Coalescer::Coalescer(const LrcParams& p, int num_sms)
     : p_(p), per_pair_(static_cast<std::size_t>(num_sms + 1) / 2, 0) {
-  // A pair tracks at most `entries` transactions: its table stays at most two thirds full.
-  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(16, p.entries + p.entries / 2 + 1));
-  region_bits_ = std::countr_zero(buckets);
-  mask_ = buckets - 1;
-  map_.assign(per_pair_.size() * buckets, Slot{});
-  fp_shift_ = 32 - region_bits_;
-  SIMFA_ASSERT(fp_shift_ >= 0, "coalescer", "{} buckets per pair", buckets);
+  // At most pairs x entries are tracked: the table stays at most two thirds full.
+  const std::size_t most = per_pair_.size() * p.entries;
+  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(64, most + most / 2 + 1));
+  map_.assign(buckets, Slot{});
+  fp_shift_ = 32 - std::countr_zero(buckets);
+  SIMFA_ASSERT(fp_shift_ >= 0, "coalescer", "{} buckets", buckets);
 }
 
 void Coalescer::merge(std::uint32_t t, const MemReq& r, TxnPool&) {

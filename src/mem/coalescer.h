@@ -58,14 +58,11 @@ class Coalescer {
     MemReq req;
     std::uint32_t next = kNoTxn;
   };
-  // 64-bit hash of (pair, line); its top bits are both the home bucket (in the pair's table) and
-  // the slot's fingerprint.
+  // 64-bit hash of (pair, line); its top bits are both the home bucket and the slot's fingerprint.
   static std::uint64_t hash(std::uint32_t pair, std::uint64_t line) {
     return (line * 0x9E3779B97F4A7C15ULL) ^ (pair * 0xC2B2AE3D27D4EB4FULL);
   }
   std::size_t home(std::uint32_t fp) const { return fp >> fp_shift_; }
-  // The first slot of pair `pair`'s table.
-  std::size_t region(std::uint32_t pair) const { return std::size_t{pair} << region_bits_; }
   // Removes t from the table if it is there (it is exactly when it was tracked and has not been
   // replaced by a newer transaction for its key).
   void untrack(std::uint32_t t, std::uint64_t line, std::uint32_t pair);
@@ -75,20 +72,17 @@ class Coalescer {
 
   LrcParams p_;
   std::vector<std::uint32_t> per_pair_;  // tracked transactions per pair
-  // Open addressing (linear probing) from line to transaction, one table per pair, side by side
-  // (a pair's requests come in runs: its 2 KiB stay in the host cache, where one table for all
-  // pairs spread them over 128 KiB); txn kNoTxn = empty. A slot keeps the top 32 bits of the key's
-  // hash (8-byte slots); a fingerprint match is confirmed against the transaction's own line and
-  // SM pair, and deletion recomputes home buckets from fingerprints alone.
+  // Open addressing (linear probing) from (pair, line) to transaction; txn kNoTxn = empty. A slot
+  // keeps the top 32 bits of the key's hash (8-byte slots: the table stays small in the host
+  // cache); a fingerprint match is confirmed against the transaction's own line and SM pair, and
+  // deletion recomputes home buckets from fingerprints alone.
   struct Slot {
     std::uint32_t fp = 0;
     std::uint32_t txn = kNoTxn;
   };
   std::vector<Slot> map_;
   std::size_t used_ = 0;
-  int fp_shift_ = 0;  // home bucket in the pair's table = fp >> fp_shift_
-  int region_bits_ = 0;  // log2 of the buckets per pair
-  std::size_t mask_ = 0;  // buckets per pair - 1
+  int fp_shift_ = 0;  // home bucket = fp >> fp_shift_
   std::vector<Waiter> waiters_;
   std::uint32_t free_ = kNoTxn;
   std::uint64_t merges_ = 0;
@@ -101,10 +95,10 @@ inline std::uint32_t Coalescer::match(const MemReq& r, std::uint64_t line, std::
   if (!p_.enabled) return kNoTxn;
   const std::uint32_t pair = r.sm / 2u;
   const auto fp = static_cast<std::uint32_t>(hash(pair, line) >> 32);
-  const std::size_t base = region(pair);
+  const std::size_t mask = map_.size() - 1;
   probe.fp = fp;
   probe.valid = true;
-  for (std::size_t b = base + home(fp);; b = base + ((b + 1) & mask_)) {
+  for (std::size_t b = home(fp);; b = (b + 1) & mask) {
     const Slot& sl = map_[b];
     probe.bucket = b;
     if (sl.txn == kNoTxn) {
@@ -136,18 +130,17 @@ inline void Coalescer::track(std::uint32_t t, std::uint64_t line, std::uint16_t 
     }
   } else {
     fp = static_cast<std::uint32_t>(hash(pair, line) >> 32);
-    const std::size_t base = region(pair);
-    std::size_t i = home(fp);
-    for (; map_[base + i].txn != kNoTxn; i = (i + 1) & mask_) {
-      if (map_[base + i].fp != fp) continue;
-      const Txn& old = txns[map_[base + i].txn];
+    const std::size_t mask = map_.size() - 1;
+    b = home(fp);
+    for (; map_[b].txn != kNoTxn; b = (b + 1) & mask) {
+      if (map_[b].fp != fp) continue;
+      const Txn& old = txns[map_[b].txn];
       if (old.line == line && old.req.sm / 2u == pair) {  // replace an older, unmergeable entry
         --per_pair_[pair];
         --used_;
         break;
       }
     }
-    b = base + i;
   }
   map_[b] = {fp, t};
   ++per_pair_[pair];
@@ -155,20 +148,20 @@ inline void Coalescer::track(std::uint32_t t, std::uint64_t line, std::uint16_t 
 }
 
 inline void Coalescer::untrack(std::uint32_t t, std::uint64_t line, std::uint32_t pair) {
-  Slot* table = &map_[region(pair)];
+  const std::size_t mask = map_.size() - 1;
   std::size_t b = home(static_cast<std::uint32_t>(hash(pair, line) >> 32));
-  for (; table[b].txn != t; b = (b + 1) & mask_)
-    if (table[b].txn == kNoTxn) return;  // not in the table
+  for (; map_[b].txn != t; b = (b + 1) & mask)
+    if (map_[b].txn == kNoTxn) return;  // not in the table
   std::size_t hole = b;
-  for (std::size_t j = (hole + 1) & mask_; table[j].txn != kNoTxn; j = (j + 1) & mask_) {
-    const std::size_t h = home(table[j].fp);
+  for (std::size_t j = (hole + 1) & mask; map_[j].txn != kNoTxn; j = (j + 1) & mask) {
+    const std::size_t h = home(map_[j].fp);
     const bool movable = hole <= j ? (h <= hole || h > j) : (h <= hole && h > j);
     if (movable) {
-      table[hole] = table[j];
+      map_[hole] = map_[j];
       hole = j;
     }
   }
-  table[hole] = Slot{};
+  map_[hole] = Slot{};
   --per_pair_[pair];
   --used_;
 }
