@@ -349,17 +349,14 @@ double Hierarchy::replay_scale() const {
 }
 
 double Hierarchy::dirty_bytes() const {
-  double sectors = 0;
-  if (!replay_stride_) {
-    for (const auto& s : slices_) sectors += static_cast<double>(s->tags().dirty_sectors([](std::uint32_t) { return true; }));
-    return 32.0 * sectors;
-  }
+  // Without span replay every slice and set counts (replay_set_stride_ is 1).
   const std::uint32_t k = replay_set_stride_;
+  double sectors = 0;
   for (std::uint32_t i = 0; i < num_slices(); ++i)
-    if (replays(i))
+    if (!replay_stride_ || replays(i))
       sectors += static_cast<double>(slices_[i]->tags().dirty_sectors(
           [k](std::uint32_t set) { return L2Slice::set_class_of(set) % k == 0; }));
-  return 32.0 * sectors * replay_scale();
+  return 32.0 * sectors * (replay_stride_ ? replay_scale() : 1.0);
 }
 
 MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
