@@ -52,6 +52,7 @@ SampleParams SampleParams::from_config(const Config& cfg) {
   p.first_reads = cfg.b("sample.first_reads");
   p.drift_warning = cfg.f("sample.drift_warning");
   p.lock_window = cfg.b("mem.lrc.enabled") ? static_cast<double>(cfg.u("mem.lrc.window")) : 0.0;
+  p.sms = static_cast<int>(cfg.i("gpu.num_sms"));
   p.replay_lines = cfg.f("sample.replay_lines");
   p.l2_bytes = static_cast<double>(cfg.u("mem.l2.size"));
   p.line_bytes = static_cast<double>(cfg.u("mem.line_bytes"));
@@ -79,6 +80,7 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   kv_cursor_.assign(ctas_, KvCursor{});
   pace_.assign(ctas_, Pace{});
   shift_.assign(clusters_.size(), 0.0);
+  rel_shift_.assign(clusters_.size(), 0.0);
   resume_.assign(clusters_.size(), Resume{});
   track_.assign(ctas_, Track{});
   const double tile_bytes = static_cast<double>(k.tile_m) * k.head_dim * (k.elem_bytes + k.out_bytes);
@@ -376,6 +378,15 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
   track_block(cta, tile, pos, t, detail);
   if (detail) {
     Pace& pc = pace_[cta];
+    // This CTA's lag behind its SM-pair partner: from this mark to the partner's latest, within
+    // half of this CTA's block (interior blocks only: a tile start's mark comes late by design).
+    if (const std::int64_t q = pair_partner(cta); q >= 0 && pace_[q].seen && pc.seen && !tile_start) {
+      const double own = static_cast<double>(t - pc.last);
+      if (own > 0) {
+        pc.lag += std::remainder(static_cast<double>(t - pace_[q].last), own);
+        pc.lags += 1;
+      }
+    }
     if (pc.seen) {
       pc.blocks += 1;
       pc.tiles += tile_start ? 1 : 0;
@@ -666,10 +677,29 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
   // over the span, its shift summed over the spans held within the tile-start burst.
   double sleep = d;
   if (const double pace = drift_bound_ > 0 ? cluster_pace(leader) : 0; pace > 0) {
+    // The shift has two parts. The cluster's (an SM pair's: cluster_pace), held within the
+    // tile-start burst. And, for a CTA that shares its SM pair's coalescer with another cluster,
+    // its part of the pair's own offset, which grows as measured so far: in proportion to the
+    // time since launch, held within a quarter of a block each (the lags are measured within half
+    // a block).
     double& sh = shift_[leader / cluster_];
-    const double next = std::clamp(sh + d * (pace - 1), -drift_bound_, drift_bound_);
+    double& rel = rel_shift_[leader / cluster_];
+    const double common = std::clamp(sh - rel + d * (pace - 1), -drift_bound_, drift_bound_);
+    double next_rel = rel;
+    if (const std::int64_t q = pair_partner(leader); q >= 0) {
+      const Pace& pc = pace_[leader];
+      const Pace& pq = pace_[q];
+      const double since = static_cast<double>(std::max(pc.last, pq.last));
+      if (pc.lags > 0 && pq.lags > 0 && since > 0) {
+        // Half the difference of the two CTAs' mean lags: each moves by half of the growth.
+        const double lag = 0.5 * (pc.lag / pc.lags - pq.lag / pq.lags);
+        next_rel = std::clamp(rel + 0.5 * lag * d / since, -0.25 * time_.a, 0.25 * time_.a);
+      }
+    }
+    const double next = common + next_rel;
     sleep = std::max(0.0, d + next - sh);
     sh = next;
+    rel = next_rel;
   }
   // The detail after the wake-up pays the resume overhead the real kernel does not: off the sleep.
   sleep = std::max(0.0, sleep - span_resume_);
@@ -699,11 +729,23 @@ void Fa3Sampler::reset_pace() {
 double Fa3Sampler::cluster_pace(std::uint32_t leader) const {
   if (pace_ref_ <= 0) return 0;
   double meas = 0, pred = 0;
+  std::uint32_t members = 0;
   for (std::uint32_t c = leader; c < leader + cluster_ && c < ctas_; ++c)
-    meas += pace_[c].measured(), pred += pace_[c].predicted(time_);
+    meas += pace_[c].measured(), pred += pace_[c].predicted(time_), ++members;
+  // An SM pair moves at one pace (make_cut adds the growth of the offset within it).
+  if (pair_partner(leader) >= 0 && pace_[pair_partner(leader)].seen) {
+    const auto q = static_cast<std::uint32_t>(pair_partner(leader));
+    meas += pace_[q].measured(), pred += pace_[q].predicted(time_), ++members;
+  }
   // Method choice: at least half a window's blocks per CTA (a pace from a block or two is noise).
-  if (pred < 0.5 * time_.a * p_.window_blocks * cluster_) return 0;
+  if (pred < 0.5 * time_.a * p_.window_blocks * members) return 0;
   return meas / pred / pace_ref_;
+}
+
+std::int64_t Fa3Sampler::pair_partner(std::uint32_t cta) const {
+  if (cluster_ != 1 || p_.sms <= 0 || ctas_ > static_cast<std::uint32_t>(p_.sms)) return -1;
+  const std::uint32_t q = cta ^ 1u;
+  return q < ctas_ ? static_cast<std::int64_t>(q) : -1;
 }
 
 // The bound is the DRAM burst of a tile start: the bytes a tile start reads from DRAM (the fit's

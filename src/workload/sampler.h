@@ -48,6 +48,7 @@ struct SampleParams {
   bool first_reads = true;    // spans predict each cluster's blocks by who reads a K/V block first
   double drift_warning = 0.05;  // rise of L2 sectors per block over the detail periods that is reported
   double lock_window = 0;       // mem.lrc.window when the coalescer is on: offsets below it re-lock
+  int sms = 0;                  // gpu.num_sms: CTA i runs on SM i when the grid fits (SM pairs share a coalescer)
   double line_bytes = 128;    // mem.line_bytes
   double replay_lines = 2e7;  // span replay: counted lines above which only some sets count
   double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays
@@ -245,12 +246,15 @@ class Fa3Sampler final : public EventTarget {
   struct Pace {
     Cycle first = 0, last = 0;
     double blocks = 0, tiles = 0;  // marks after the first, and the tile starts among them
+    // Sum and count of this CTA's lags behind its SM-pair partner's latest mark (make_cut).
+    double lag = 0, lags = 0;
     bool seen = false;
     double measured() const { return static_cast<double>(last - first); }
     double predicted(const Fit& f) const { return f.a * blocks + f.b * tiles; }
   };
   std::vector<Pace> pace_;
   std::vector<double> shift_;
+  std::vector<double> rel_shift_;  // of shift_: the part within the cluster's SM pair (make_cut)
   double pace_ref_ = 0;  // measured over predicted time, over every CTA of the period
   double drift_bound_ = 0;
   std::vector<double> drift_bounds_;
@@ -260,6 +264,9 @@ class Fa3Sampler final : public EventTarget {
   // The cluster's measured time over the fit's prediction in the latest period, relative to
   // pace_ref_; 0 when the period saw too little of it.
   double cluster_pace(std::uint32_t leader) const;
+  // The CTA sharing cta's SM pair (its request coalescer) when clusters are single CTAs and the
+  // grid runs one CTA per SM, else -1 (a cluster of two or more already spans the pair).
+  std::int64_t pair_partner(std::uint32_t cta) const;
   // At a span start: pace_ref_ and drift_bound_.
   void plan_drift();
   double skipped_blocks() const;  // over all spans and CTAs
