@@ -311,6 +311,7 @@ nlohmann::ordered_json result_json(const RunResult& r, const Config& cfg) {
                    {"check_errors", r.sampling.check_errors},
                    {"l2_sectors_per_block", r.sampling.l2_sectors_per_block},
                    {"drift_bounds", r.sampling.drift_bounds},
+                   {"pair_offsets", r.sampling.pair_offsets},
                    {"first_reads", first_reads_json(r.sampling.first_reads)},
                    {"span_costs", span_costs_json(r.sampling.span_costs)},
                    {"warning", r.sampling.warning},

@@ -54,6 +54,9 @@ struct SamplingReport {
   // Per span: how far (cycles) its cuts let a cluster's wake-up drift from the others' (sample.drift:
   // the DRAM burst of the tile starts), 0 where it did not.
   std::vector<double> drift_bounds;
+  // Per span: the mean offset (cycles) its cuts set between the two CTAs of an SM pair, each pair's
+  // offset grown as measured (sample.drift with single-CTA clusters, one CTA per SM); 0 elsewhere.
+  std::vector<double> pair_offsets;
   std::vector<FirstReadSpan> first_reads;  // per span (empty with sample.first_reads=false)
   std::vector<SpanCost> span_costs;        // per span
   // Host wall time (seconds) of the sampled run's phases: the detail that searched for the steady

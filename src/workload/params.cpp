@@ -29,18 +29,22 @@ void register_workload_params(ParamRegistry& r) {
          "steady state: the block cost fitted on the latest sample.min_windows windows is within this "
          "fraction of the fit on the windows before them",
          "docs/sampling.md (method parameter)", 0.0001, 1, {}});
-  r.add({"sample.checks", T::Int, "3", "checks",
+  r.add({"sample.checks", T::Int, "2", "checks",
          "detail check points between fast-forward spans (each measures the fit's error and refines it)",
          "docs/sampling.md (method parameter)", 0, 1000, {}});
   r.add({"sample.check_windows", T::Int, "2", "windows",
          "windows per check point", "docs/sampling.md (method parameter)", 1, 1000, {}});
   r.add({"sample.drift", T::Bool, "true", "",
          "fast-forward spans let the CTAs drift apart as measured: each cluster's wake-up moves by the span's "
-         "time times its pace in the latest detail period (relative to all CTAs), bounded by the DRAM burst "
-         "of the tile starts, when that burst is longer than mem.lrc.window (false: every cluster skips the same "
+         "time times its pace in the latest detail period (relative to all CTAs; single-CTA clusters at "
+         "their SM pair's pace), bounded by the DRAM burst of the tile starts, when that burst is longer "
+         "than mem.lrc.window; and the two CTAs of an SM pair move apart as their offset grew so far, in "
+         "proportion to the time since launch, within half a block (false: every cluster skips the same "
          "time and keeps its offset)",
          "docs/sampling.md step 4 (method choice: the full-detail runs' offsets between CTAs that share K/V "
-         "grow while a late CTA queues behind the tile starts' DRAM reads, and stop at about that burst)",
+         "grow while a late CTA queues behind the tile starts' DRAM reads, and stop at about that burst; "
+         "the L2 request coalescer merges only within an SM pair, so the pair's own offset sets the L2 "
+         "request bytes)",
          0, 0, {}});
   r.add({"sample.first_reads", T::Bool, "true", "",
          "fast-forward spans predict every cluster's blocks together, in time order: a KV block whose K/V "
@@ -52,9 +56,9 @@ void register_workload_params(ParamRegistry& r) {
          "waits for DRAM, one that reads it later hits the L2 and catches up, and they lock in step)",
          0, 0, {}});
   r.add({"sample.drift_warning", T::Float, "0.05", "fraction",
-         "the report warns that L2 request bytes may be off, mostly low (and MSHR merges high), when the L2 "
+         "the report warns that L2 request bytes (most often low) and MSHR merges may be off, when the L2 "
          "sectors a KV block requests rise by more than this fraction from the first detail period to the "
-         "last (the CTAs drift apart, which fast-forward spans follow only within sample.drift's bound)",
+         "last (the CTAs drift apart, which fast-forward spans follow only in part: sample.drift)",
          "docs/sampling.md step 9 (method parameter: on the accuracy set the rise is 8.6-71% where CTAs "
          "drift, with L2 bytes from -32% to +1.8%, and -0.5% to +1.0% elsewhere)", 0.0001, 100, {}});
   r.add({"sample.tail_blocks", T::Int, "16", "blocks",

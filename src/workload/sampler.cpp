@@ -694,6 +694,9 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
         // Half the difference of the two CTAs' mean lags: each moves by half of the growth.
         const double lag = 0.5 * (pc.lag / pc.lags - pq.lag / pq.lags);
         next_rel = std::clamp(rel + 0.5 * lag * d / since, -0.25 * time_.a, 0.25 * time_.a);
+        pair_sum_ += 2 * std::abs(next_rel);
+        pair_n_ += 1;
+        pair_offsets_.back() = pair_sum_ / pair_n_;
       }
     }
     const double next = common + next_rel;
@@ -769,6 +772,8 @@ void Fa3Sampler::plan_drift() {
     if (pred > 0) pace_ref_ = meas / pred;
   }
   drift_bounds_.push_back(drift_bound_);
+  pair_offsets_.push_back(0);
+  pair_sum_ = pair_n_ = 0;
 }
 
 Cut Fa3Sampler::at(std::uint32_t cta, std::int64_t tile, std::int64_t pos) {
@@ -1247,6 +1252,7 @@ trace::SamplingReport Fa3Sampler::report() const {
   }
   r.l2_sectors_per_block = l2_per_block_;
   r.drift_bounds = drift_bounds_;
+  r.pair_offsets = pair_offsets_;
   r.first_reads = fr_spans_;
   r.span_costs = span_costs_;
   r.wall_search_s = wall_[kWallSearch];
@@ -1258,10 +1264,10 @@ trace::SamplingReport Fa3Sampler::report() const {
     if (rise > p_.drift_warning)
       r.warning = fmt::format(
           "the L2 sectors a KV block requests rose {:.0f}% from the first detail period to the last, the "
-          "sign of CTAs that share K/V drifting apart, which fast-forward spans follow only {}: the "
-          "sampled L2 request bytes may then be off, mostly low, and MSHR merges high (docs/sampling.md, "
-          "step 9 and \"Limits\"); sample.mode=off simulates every block",
-          100 * rise, p_.drift ? "up to the DRAM burst of the tile starts (sample.drift)" : "not at all (sample.drift=false)");
+          "sign of CTAs that share K/V drifting apart, which fast-forward spans follow {}: the sampled "
+          "L2 request bytes and MSHR merges may then be off by several percent, most often the bytes low "
+          "(docs/sampling.md, step 9 and \"Limits\"); sample.mode=off simulates every block",
+          100 * rise, p_.drift ? "only in part (sample.drift)" : "not at all (sample.drift=false)");
   }
   if (!p_.on) {
     r.note = "full detail";

@@ -39,7 +39,7 @@ struct SampleParams {
   int window_blocks = 8;    // a window ends when the running CTAs completed this many blocks each
   int warmup_windows = 2;   // windows dropped at the start and after every fast-forward span
   int min_windows = 4;      // steady-state windows before the first span
-  int checks = 3;           // detail check points between spans
+  int checks = 2;           // detail check points between spans
   int check_windows = 2;    // windows per check
   int tail_blocks = 16;     // blocks at the end of every CTA that always run in detail
   int min_skip_blocks = 16; // a span shorter than this (per CTA) is not worth taking
@@ -258,6 +258,8 @@ class Fa3Sampler final : public EventTarget {
   double pace_ref_ = 0;  // measured over predicted time, over every CTA of the period
   double drift_bound_ = 0;
   std::vector<double> drift_bounds_;
+  std::vector<double> pair_offsets_;  // per span: mean |offset| set within SM pairs (make_cut)
+  double pair_sum_ = 0, pair_n_ = 0;  // of the current span
   double dram_peak_ = 0;                  // bytes per core cycle
   std::vector<std::size_t> dram_reads_;   // counter indices of the channels' read bytes
   void reset_pace();

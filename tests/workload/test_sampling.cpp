@@ -408,6 +408,8 @@ TEST(Sampling, WarnsWhenTheL2TrafficPerBlockRises) {
 // scales with the DRAM bandwidth: twice the data rate, half the burst. A burst shorter than the
 // coalescer's window sets no bound: a CTA it delays still merges into its partner's in-flight
 // requests and catches up. Without sample.drift the spans freeze the offsets and report no bounds.
+// Single-CTA clusters, one CTA per SM: the two CTAs of an SM pair (one coalescer) move at the
+// pair's pace, and their own offset grows as measured, within half a block (pair_offsets).
 TEST(Sampling, SpansLetTheCTAsDriftWithinTheTileStartBurst) {
   auto run = [&](const spec::AttentionShape& s, std::vector<std::string> sets) {
     sets.push_back("sample.mode=on");
@@ -428,6 +430,21 @@ TEST(Sampling, SpansLetTheCTAsDriftWithinTheTileStartBurst) {
   EXPECT_GT(on.sampling.drift_bounds.front(), window);
   for (double b : off.sampling.drift_bounds) EXPECT_EQ(b, 0);
   EXPECT_NE(on.cycles, off.cycles);  // the wake-ups moved
+  ASSERT_EQ(on.sampling.pair_offsets.size(), on.sampling.drift_bounds.size());
+  ASSERT_EQ(on.sampling.span_costs.size(), on.sampling.pair_offsets.size());
+  double grown = 0;
+  for (std::size_t i = 0; i < on.sampling.pair_offsets.size(); ++i) {
+    EXPECT_GE(on.sampling.pair_offsets[i], 0);
+    EXPECT_LE(on.sampling.pair_offsets[i], 0.5 * on.sampling.span_costs[i].block_cycles + 1e-6);
+    grown = std::max(grown, on.sampling.pair_offsets[i]);
+  }
+  EXPECT_GT(grown, 0);
+  for (double o : off.sampling.pair_offsets) EXPECT_EQ(o, 0);
+  // Head dim 128, current kernel: clusters of two CTAs, each on one SM pair, move as one.
+  const RunResult clustered = run(shape(8192, 8192, 4, 1, 128), {});
+  ASSERT_TRUE(clustered.sampling.sampled);
+  ASSERT_FALSE(clustered.sampling.pair_offsets.empty());
+  for (double o : clustered.sampling.pair_offsets) EXPECT_EQ(o, 0);
   // Twice the bandwidth: about half the burst (the fitted bytes move a little with the timing);
   // four times: a quarter, below the window.
   const RunResult twice = run(d64, {"fa3.version=original", fmt::format("dram.data_rate={}", 2 * rate)});
@@ -442,6 +459,7 @@ TEST(Sampling, SpansLetTheCTAsDriftWithinTheTileStartBurst) {
   const RunResult locked = run(gqa, {}), frozen = run(gqa, {"sample.drift=false"});
   ASSERT_TRUE(locked.sampling.sampled);
   for (double b : locked.sampling.drift_bounds) EXPECT_EQ(b, 0);
+  for (double o : locked.sampling.pair_offsets) EXPECT_EQ(o, 0);
   EXPECT_EQ(locked.cycles, frozen.cycles);
   EXPECT_EQ(locked.stat("lts__t_bytes.sum"), frozen.stat("lts__t_bytes.sum"));
 }
