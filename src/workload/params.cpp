@@ -59,8 +59,9 @@ void register_workload_params(ParamRegistry& r) {
          "the report warns that L2 request bytes (most often low) and MSHR merges may be off, when the L2 "
          "sectors a KV block requests rise by more than this fraction from the first detail period to the "
          "last (the CTAs drift apart, which fast-forward spans follow only in part: sample.drift)",
-         "docs/sampling.md step 9 (method parameter: on the accuracy set the rise is 8.6-71% where CTAs "
-         "drift, with L2 bytes from -32% to +1.8%, and -0.5% to +1.0% elsewhere)", 0.0001, 100, {}});
+         "docs/sampling.md step 9 (method parameter: on the accuracy and holdout sets the rise is 17-97% "
+         "where CTAs drift, with L2 bytes from -8.5% to +3.4%, and -1.3% to +4.8% elsewhere, with L2 bytes "
+         "within 1.6%)", 0.0001, 100, {}});
   r.add({"sample.tail_blocks", T::Int, "16", "blocks",
          "KV blocks at the end of every CTA that always run in detail (the kernel's tail)",
          "docs/sampling.md (method parameter)", 1, 1000000000, {}});
