@@ -379,7 +379,8 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
   if (detail) {
     Pace& pc = pace_[cta];
     // This CTA's lag behind its SM-pair partner: from this mark to the partner's latest, within
-    // half of this CTA's block (interior blocks only: a tile start's mark comes late by design).
+    // half of the block that ended here (not at a tile start, whose block before ran the epilogue;
+    // leaving out the tile's first two blocks as well, as the block costs do, was tried: docs/sampling.md).
     if (const std::int64_t q = pair_partner(cta); q >= 0 && pace_[q].seen && pc.seen && !tile_start) {
       const double own = static_cast<double>(t - pc.last);
       if (own > 0) {
