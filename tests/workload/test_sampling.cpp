@@ -84,7 +84,8 @@ TEST_P(SampledAgainstFull, LatencyAndWorkAgree) {
   // 16 CTAs (fast references) with short windows and few checks. With so few CTAs the block cost
   // changes from tile to tile (how many CTAs share a head's K/V): a harder case than a full grid.
   // Frozen offsets (sample.drift=false): on 16 CTAs the drift overshoots where the CTAs stay
-  // together (D64_original: L2 bytes +33% with it, +5% without; docs/sampling.md "Limits").
+  // together (D64_original: L2 bytes +24% with it, +33% before session 18, +5% without;
+  // docs/sampling.md "Limits").
   // Sampling.SpansLetTheCTAsDriftWithinTheTileStartBurst tests the drift, the accuracy table of
   // docs/sampling.md its effect on full grids. Uniform spans (sample.first_reads=false): with
   // 4-block windows on 16 CTAs a period's counts per block move by a few percent with where the CTAs
