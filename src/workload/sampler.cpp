@@ -80,7 +80,7 @@ Fa3Sampler::Fa3Sampler(const Fa3Plan& plan, SampleParams p) : plan_(plan), p_(p)
   kv_cursor_.assign(ctas_, KvCursor{});
   pace_.assign(ctas_, Pace{});
   shift_.assign(clusters_.size(), 0.0);
-  rel_shift_.assign(clusters_.size(), 0.0);
+  pair_shift_.assign(clusters_.size(), 0.0);
   resume_.assign(clusters_.size(), Resume{});
   track_.assign(ctas_, Track{});
   const double tile_bytes = static_cast<double>(k.tile_m) * k.head_dim * (k.elem_bytes + k.out_bytes);
@@ -683,10 +683,10 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
     // its part of the pair's own offset, which grows as measured so far: in proportion to the
     // time since launch, held within a quarter of a block each (the lags are measured within half
     // a block).
-    double& sh = shift_[leader / cluster_];
-    double& rel = rel_shift_[leader / cluster_];
-    const double common = std::clamp(sh - rel + d * (pace - 1), -drift_bound_, drift_bound_);
-    double next_rel = rel;
+    double& common = shift_[leader / cluster_];
+    double& rel = pair_shift_[leader / cluster_];
+    const double before = common + rel;
+    common = std::clamp(common + d * (pace - 1), -drift_bound_, drift_bound_);
     if (const std::int64_t q = pair_partner(leader); q >= 0) {
       const Pace& pc = pace_[leader];
       const Pace& pq = pace_[q];
@@ -694,16 +694,13 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
       if (pc.lags > 0 && pq.lags > 0 && since > 0) {
         // Half the difference of the two CTAs' mean lags: each moves by half of the growth.
         const double lag = 0.5 * (pc.lag / pc.lags - pq.lag / pq.lags);
-        next_rel = std::clamp(rel + 0.5 * lag * d / since, -0.25 * time_.a, 0.25 * time_.a);
-        pair_sum_ += 2 * std::abs(next_rel);
+        rel = std::clamp(rel + 0.5 * lag * d / since, -0.25 * time_.a, 0.25 * time_.a);
+        pair_sum_ += 2 * std::abs(rel);
         pair_n_ += 1;
         pair_offsets_.back() = pair_sum_ / pair_n_;
       }
     }
-    const double next = common + next_rel;
-    sleep = std::max(0.0, d + next - sh);
-    sh = next;
-    rel = next_rel;
+    sleep = std::max(0.0, d + common + rel - before);
   }
   // The detail after the wake-up pays the resume overhead the real kernel does not: off the sleep.
   sleep = std::max(0.0, sleep - span_resume_);
@@ -737,10 +734,8 @@ double Fa3Sampler::cluster_pace(std::uint32_t leader) const {
   for (std::uint32_t c = leader; c < leader + cluster_ && c < ctas_; ++c)
     meas += pace_[c].measured(), pred += pace_[c].predicted(time_), ++members;
   // An SM pair moves at one pace (make_cut adds the growth of the offset within it).
-  if (pair_partner(leader) >= 0 && pace_[pair_partner(leader)].seen) {
-    const auto q = static_cast<std::uint32_t>(pair_partner(leader));
+  if (const std::int64_t q = pair_partner(leader); q >= 0 && pace_[q].seen)
     meas += pace_[q].measured(), pred += pace_[q].predicted(time_), ++members;
-  }
   // Method choice: at least half a window's blocks per CTA (a pace from a block or two is noise).
   if (pred < 0.5 * time_.a * p_.window_blocks * members) return 0;
   return meas / pred / pace_ref_;

@@ -253,8 +253,8 @@ class Fa3Sampler final : public EventTarget {
     double predicted(const Fit& f) const { return f.a * blocks + f.b * tiles; }
   };
   std::vector<Pace> pace_;
-  std::vector<double> shift_;
-  std::vector<double> rel_shift_;  // of shift_: the part within the cluster's SM pair (make_cut)
+  std::vector<double> shift_;       // each cluster's (its SM pair's) shift within the burst bound
+  std::vector<double> pair_shift_;  // and its part of the offset within its SM pair (make_cut)
   double pace_ref_ = 0;  // measured over predicted time, over every CTA of the period
   double drift_bound_ = 0;
   std::vector<double> drift_bounds_;
