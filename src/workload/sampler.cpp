@@ -378,14 +378,24 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
   track_block(cta, tile, pos, t, detail);
   if (detail) {
     Pace& pc = pace_[cta];
-    // This CTA's lag behind its SM-pair partner: from this mark to the partner's latest, within
-    // half of the block that ended here (not at a tile start, whose block before ran the epilogue;
-    // leaving out the tile's first two blocks as well, as the block costs do, was tried: docs/sampling.md).
-    if (const std::int64_t q = pair_partner(cta); q >= 0 && pace_[q].seen && pc.seen && !tile_start) {
-      const double own = static_cast<double>(t - pc.last);
-      if (own > 0) {
-        pc.lag += std::remainder(static_cast<double>(t - pace_[q].last), own);
-        pc.lags += 1;
+    // The lag inside an SM pair: from the partner's mark of the K/V block this CTA starts now to
+    // this mark, when the partner marked it among its last 8 blocks (the partner's lag is minus
+    // that). That is the time between the two CTAs' reads of the same lines, which decides whether
+    // the pair's request coalescer merges them, and it is not bounded by a block: the time from the
+    // partner's latest mark, modulo the block, which session 18 took, reads a pair a block and a
+    // tenth apart as a tenth apart (docs/sampling.md step 4).
+    if (pair_partner(cta) >= 0) {
+      if (const std::int64_t key = kv_key(cta, tile, pos); key >= 0) {
+        Pace& pq = pace_[pair_partner(cta)];
+        for (const Pace::KvMark& m : pq.kv) {
+          if (m.key != key) continue;
+          const double d = static_cast<double>(t - m.t);
+          pc.lag += d, pq.lag -= d;
+          pc.lags += 1, pq.lags += 1;
+          pc.lag_times += static_cast<double>(t), pq.lag_times += static_cast<double>(t);
+          break;
+        }
+        pc.kv[pc.kv_next++ % pc.kv.size()] = {key, t};
       }
     }
     if (pc.seen) {
@@ -681,24 +691,22 @@ Cut Fa3Sampler::make_cut(std::uint32_t leader, std::int64_t tile, std::int64_t p
     // The shift has two parts. The cluster's (an SM pair's: cluster_pace), held within the
     // tile-start burst. And, for a CTA that shares its SM pair's coalescer with another cluster,
     // its part of the pair's own offset, which grows as measured so far: in proportion to the
-    // time since launch, held within a quarter of a block each (the lags are measured within half
-    // a block).
+    // time since launch, held within a quarter of a block each (method choice, kept from session
+    // 18: docs/sampling.md step 4 measures larger limits).
     double& common = shift_[leader / cluster_];
     double& rel = pair_shift_[leader / cluster_];
     const double before = common + rel;
     common = std::clamp(common + d * (pace - 1), -drift_bound_, drift_bound_);
-    if (const std::int64_t q = pair_partner(leader); q >= 0) {
-      const Pace& pc = pace_[leader];
-      const Pace& pq = pace_[q];
-      const double since = static_cast<double>(std::max(pc.last, pq.last));
-      if (pc.lags > 0 && pq.lags > 0 && since > 0) {
-        // Half the difference of the two CTAs' mean lags: each moves by half of the growth.
-        const double lag = 0.5 * (pc.lag / pc.lags - pq.lag / pq.lags);
-        rel = std::clamp(rel + 0.5 * lag * d / since, -0.25 * time_.a, 0.25 * time_.a);
-        pair_sum_ += 2 * std::abs(rel);
-        pair_n_ += 1;
-        pair_offsets_.back() = pair_sum_ / pair_n_;
-      }
+    if (const Pace& pc = pace_[leader]; pair_partner(leader) >= 0 && pc.lags > 0 && pc.lag_times > 0) {
+      // The pair's mean lag, grown from zero at launch at a steady rate: the lag over the mean
+      // time it was measured at (the search's lags, from launch on, average half the lag at its
+      // end). Each CTA of the pair moves by half of the growth.
+      const double lag = pc.lag / pc.lags;
+      const double at = pc.lag_times / pc.lags;
+      rel = std::clamp(rel + 0.5 * lag * d / at, -0.25 * time_.a, 0.25 * time_.a);
+      pair_sum_ += 2 * std::abs(rel);
+      pair_n_ += 1;
+      pair_offsets_.back() = pair_sum_ / pair_n_;
     }
     sleep = std::max(0.0, d + common + rel - before);
   }

@@ -10,6 +10,7 @@
 // whose measured time, against the fitted prediction, gives the run's error estimate and refines
 // the fit. The last blocks of every CTA (the kernel's tail and its imbalance) always run in detail.
 #pragma once
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <iosfwd>
@@ -246,8 +247,16 @@ class Fa3Sampler final : public EventTarget {
   struct Pace {
     Cycle first = 0, last = 0;
     double blocks = 0, tiles = 0;  // marks after the first, and the tile starts among them
-    // Sum and count of this CTA's lags behind its SM-pair partner's latest mark (make_cut).
-    double lag = 0, lags = 0;
+    // This CTA's lags behind its SM-pair partner (make_cut): their sum, count, and the sum of the
+    // times they were taken at; and the K/V blocks it marked last (kv_key, and when), where the
+    // partner looks up its own marks of the same blocks.
+    double lag = 0, lags = 0, lag_times = 0;
+    struct KvMark {
+      std::int64_t key = -1;
+      Cycle t = 0;
+    };
+    std::array<KvMark, 8> kv{};
+    std::uint32_t kv_next = 0;
     bool seen = false;
     double measured() const { return static_cast<double>(last - first); }
     double predicted(const Fit& f) const { return f.a * blocks + f.b * tiles; }
