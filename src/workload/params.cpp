@@ -38,9 +38,9 @@ void register_workload_params(ParamRegistry& r) {
          "fast-forward spans let the CTAs drift apart as measured: each cluster's wake-up moves by the span's "
          "time times its pace in the latest detail period (relative to all CTAs; single-CTA clusters at "
          "their SM pair's pace), bounded by the DRAM burst of the tile starts, when that burst is longer "
-         "than mem.lrc.window; and the two CTAs of an SM pair move apart as their offset grew so far, in "
-         "proportion to the time since launch, within half a block (false: every cluster skips the same "
-         "time and keeps its offset)",
+         "than mem.lrc.window; and the two CTAs of an SM pair move apart as their offset (the time between "
+         "their marks of the same KV block) grew so far, in proportion to the time since launch, within half "
+         "a block (false: every cluster skips the same time and keeps its offset)",
          "docs/sampling.md step 4 (method choice: the full-detail runs' offsets between CTAs that share K/V "
          "grow while a late CTA queues behind the tile starts' DRAM reads, and stop at about that burst; "
          "the L2 request coalescer merges only within an SM pair, so the pair's own offset sets the L2 "
@@ -59,9 +59,9 @@ void register_workload_params(ParamRegistry& r) {
          "the report warns that L2 request bytes (most often low) and MSHR merges may be off, when the L2 "
          "sectors a KV block requests rise by more than this fraction from the first detail period to the "
          "last (the CTAs drift apart, which fast-forward spans follow only in part: sample.drift)",
-         "docs/sampling.md step 9 (method parameter: on the accuracy and holdout sets the rise is 17-97% "
-         "where CTAs drift, with L2 bytes from -8.5% to +3.4%, and -1.3% to +4.8% elsewhere, with L2 bytes "
-         "within 1.6%)", 0.0001, 100, {}});
+         "docs/sampling.md step 9 (method parameter: on the accuracy and holdout sets the rise is 29-98% "
+         "where CTAs drift, with L2 bytes from -4.3% to +8.2%, and -1.2% to +1.6% elsewhere, with L2 bytes "
+         "within 2.9%)", 0.0001, 100, {}});
   r.add({"sample.tail_blocks", T::Int, "16", "blocks",
          "KV blocks at the end of every CTA that always run in detail (the kernel's tail)",
          "docs/sampling.md (method parameter)", 1, 1000000000, {}});
