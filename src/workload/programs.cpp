@@ -125,9 +125,11 @@ struct Resume {
     return true;
   }
   // The position after `p` in tile i of N blocks, into `q`; false when the tile's blocks end here
-  // (also when a cut continues in a later tile: its sleep comes before that tile).
+  // (also when a cut continues in a later tile: its sleep comes before that tile). A cut that
+  // continues in this tile issues `before` ahead of its sleep and sets `*cut_inside`.
   bool next(Fa3Sampler* s, std::uint32_t cta, std::int64_t i, std::int64_t N, std::vector<trace::Instr>& o,
-            std::int64_t p, std::int64_t& q) {
+            std::int64_t p, std::int64_t& q, const std::vector<trace::Instr>* before = nullptr,
+            bool* cut_inside = nullptr) {
     q = p + 1;
     if (q >= N) return false;
     if (!s) return true;
@@ -139,6 +141,8 @@ struct Resume {
       tile = c.tile, pos = c.pos;
       return false;
     }
+    if (before) o.insert(o.end(), before->begin(), before->end());
+    if (cut_inside) *cut_inside = true;
     flush(o);
     q = c.pos;
     return true;
@@ -159,6 +163,7 @@ StepGen producer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
   std::uint64_t it = 0;   // blocks this CTA has processed (pipeline stage counter)
   std::int64_t work = 0;  // non-empty tiles processed (FA3's work_idx)
   Resume rs;              // sampled simulation: where a fast-forward continues
+  std::vector<trace::Instr> v_prev;  // the V load that follows the next K load
   const Warm warmer{*plan, cta, -1, smp ? smp->warm_tiles() : 0};
   rs.warmer = &warmer;
   Tile t;
@@ -178,15 +183,24 @@ StepGen producer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
       co_yield 0;
       // simfa-attn's producer has this one order for both consumer schedules.
       if (k.intra_wg_overlap || k.impl == Impl::SimfaAttn) {
-        // K(N-2), V(N-1), K(N-3), V(N-2), ..., K(0), V(1); then V(0).
-        for (std::int64_t q; rs.next(smp, cta, i, N, o, p, q);) {
+        // K(N-2), V(N-1), K(N-3), V(N-2), ..., K(0), V(1); then V(0). V(p) goes with K(p's next
+        // block). Where a fast-forward span cuts in between and continues in this tile, the real
+        // kernel loaded V(p) right after the cut, and V(the resumed block's predecessor) is
+        // skipped work (the span replay counts it): V(p) is issued before the sleep, and the
+        // resumed block's K goes alone. (Until session 19 V(p) was issued after the sleep, a span
+        // late, when the L2 held the span's end state: docs/sampling.md step 5.)
+        for (std::int64_t q;;) {
+          v_prev.clear();
+          e.load_v(v_prev, st(x), t, blk(p), rank);
+          bool cut_inside = false;
+          if (!rs.next(smp, cta, i, N, o, p, q, &v_prev, &cut_inside)) break;
           ++x;
           e.load_k(o, st(x), t, blk(q), rank);
-          e.load_v(o, st(x - 1), t, blk(p), rank);
+          if (!cut_inside) o.insert(o.end(), v_prev.begin(), v_prev.end());
           p = q;
           co_yield 0;
         }
-        e.load_v(o, st(x), t, blk(p), rank);
+        o.insert(o.end(), v_prev.begin(), v_prev.end());
       } else {
         // V(N-1), then K(n), V(n) for n = N-2 ... 0.
         e.load_v(o, st(0), t, blk(p), rank);
