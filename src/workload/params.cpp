@@ -60,7 +60,7 @@ void register_workload_params(ParamRegistry& r) {
          "sectors a KV block requests rise by more than this fraction from the first detail period to the "
          "last (the CTAs drift apart, which fast-forward spans follow only in part: sample.drift)",
          "docs/sampling.md step 9 (method parameter: on the accuracy and holdout sets the rise is 29-98% "
-         "where CTAs drift, with L2 bytes from -4.3% to +8.2%, and -1.2% to +1.6% elsewhere, with L2 bytes "
+         "where CTAs drift, with L2 bytes from -4.3% to +7.5%, and -1.2% to +1.6% elsewhere, with L2 bytes "
          "within 2.9%)", 0.0001, 100, {}});
   r.add({"sample.tail_blocks", T::Int, "16", "blocks",
          "KV blocks at the end of every CTA that always run in detail (the kernel's tail)",
