@@ -331,7 +331,12 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
           << (p_.on ? kPhase[static_cast<int>(phase_)] : "full") << '\n';
   }
   if (!p_.on) return;
-  if (p_.first_reads && cta % cluster_ == 0) {
+  // The K/V block this mark starts: its kind (first reads, a cluster's first CTA) and the lag
+  // inside an SM pair (below) look it up.
+  const bool leads = p_.first_reads && cta % cluster_ == 0;
+  const std::int64_t partner = pair_partner(cta);
+  const std::int64_t key = leads || partner >= 0 ? kv_key(cta, tile, pos) : -1;
+  if (leads) {
     // The block that ends here counts by its kind (a cluster's CTAs share their K/V: its first CTA
     // stands for it), when measured in detail after the last wake-up.
     Track& m = track_[cta];  // its latest mark (track_block records this one later)
@@ -345,7 +350,7 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
     }
     // A tile's first two blocks carry its start (the prologue, the masked first blocks): b's share.
     m.counts = !tile_start && pos >= 2;
-    m.kind = read_kind(kv_key(cta, tile, pos), t);
+    m.kind = read_kind(key, t);
   }
   if (cta % cluster_ == 0) measure_resume(cta, tile, pos, t);
   if (held_next_ < held_.size()) replay_held(t);
@@ -384,19 +389,17 @@ void Fa3Sampler::mark(std::uint32_t cta, bool tile_start, std::int64_t tile, std
     // the pair's request coalescer merges them, and it is not bounded by a block: the time from the
     // partner's latest mark, modulo the block, which session 18 took, reads a pair a block and a
     // tenth apart as a tenth apart (docs/sampling.md step 4).
-    if (pair_partner(cta) >= 0) {
-      if (const std::int64_t key = kv_key(cta, tile, pos); key >= 0) {
-        Pace& pq = pace_[pair_partner(cta)];
-        for (const Pace::KvMark& m : pq.kv) {
-          if (m.key != key) continue;
-          const double d = static_cast<double>(t - m.t);
-          pc.lag += d, pq.lag -= d;
-          pc.lags += 1, pq.lags += 1;
-          pc.lag_times += static_cast<double>(t), pq.lag_times += static_cast<double>(t);
-          break;
-        }
-        pc.kv[pc.kv_next++ % pc.kv.size()] = {key, t};
+    if (partner >= 0 && key >= 0) {
+      Pace& pq = pace_[partner];
+      for (const Pace::KvMark& m : pq.kv) {
+        if (m.key != key) continue;
+        const double d = static_cast<double>(t - m.t);
+        pc.lag += d, pq.lag -= d;
+        pc.lags += 1, pq.lags += 1;
+        pc.lag_times += static_cast<double>(t), pq.lag_times += static_cast<double>(t);
+        break;
       }
+      pc.kv[pc.kv_next++ % pc.kv.size()] = {key, t};
     }
     if (pc.seen) {
       pc.blocks += 1;
