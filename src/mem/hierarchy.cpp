@@ -311,7 +311,8 @@ void Hierarchy::replay(Addr line, std::uint8_t sectors, bool write, bool warm, i
   if (!replay_stride_) return;
   const std::uint32_t h = home_slice(line);
   const std::uint64_t idx = line / p_.line_bytes;
-  const bool counted = replays(h) && sampled_set(idx);  // its mirrors are replay slices too
+  // A mirror counts the same sets as its home (the same offset in its partition).
+  const bool counted = replays(h) && sampled_set(h, slices_[0]->tags().set_index(idx));
   if (counted == warm) return;
   replay_at(h, idx, sectors, write, counted, sm);
 }
@@ -333,29 +334,27 @@ void Hierarchy::replay_at(std::uint32_t h, std::uint64_t idx, std::uint8_t secto
     slices_[m]->replay_shadow(idx, sectors, counted);
 }
 
-// The replay slices' sampled sets stand for the whole L2: all slices over the replay slices, times
-// all their sets over the sampled ones.
+// The replay slices' sampled sets stand for the whole L2: all the L2's sets over the sampled ones.
 double Hierarchy::replay_scale() const {
-  std::uint32_t n = 0;
   double sets = 0, sampled_sets = 0;
   for (std::uint32_t i = 0; i < num_slices(); ++i) {
-    if (!replays(i)) continue;
-    ++n;
     const std::uint32_t s = slices_[i]->tags().sets();
     sets += s;
-    for (std::uint32_t j = 0; j < s; ++j) sampled_sets += L2Slice::set_class_of(j) % replay_set_stride_ == 0;
+    if (!replays(i)) continue;
+    for (std::uint32_t j = 0; j < s; ++j) sampled_sets += sampled_set(i, j);
   }
-  return static_cast<double>(num_slices()) / n * (sets / sampled_sets);
+  return sets / sampled_sets;
 }
 
 double Hierarchy::dirty_bytes() const {
-  // Without span replay every slice and set counts (replay_set_stride_ is 1).
-  const std::uint32_t k = replay_set_stride_;
+  // Without span replay every slice and set counts.
   double sectors = 0;
   for (std::uint32_t i = 0; i < num_slices(); ++i)
-    if (!replay_stride_ || replays(i))
-      sectors += static_cast<double>(slices_[i]->tags().dirty_sectors(
-          [k](std::uint32_t set) { return L2Slice::set_class_of(set) % k == 0; }));
+    if (!replay_stride_)
+      sectors += static_cast<double>(slices_[i]->tags().dirty_sectors([](std::uint32_t) { return true; }));
+    else if (replays(i))
+      sectors += static_cast<double>(
+          slices_[i]->tags().dirty_sectors([this, i](std::uint32_t set) { return sampled_set(i, set); }));
   return 32.0 * sectors * (replay_stride_ ? replay_scale() : 1.0);
 }
 
@@ -365,6 +364,7 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
   const std::uint32_t k = replay_set_stride_;
   for (std::uint32_t i = 0; i < num_slices(); ++i) {
     if (!replays(i)) continue;
+    const std::uint32_t rank = xbar_.slice_offset(i) / replay_stride_;  // sampled_set's turn
     const L2Slice::Replayed& r = slices_[i]->replayed();
     c.lines += static_cast<double>(r.lines);
     c.read_bytes += 32.0 * static_cast<double>(r.read_sectors);
@@ -374,7 +374,7 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
     // probes, shadow_hits and shadow_inserts).
     std::uint64_t rd = 0, wr = 0, misses = 0, ev = 0, pr = 0, sh = 0, si = 0;
     const auto& cls = slices_[i]->set_classes();
-    for (std::uint32_t j = 0; j < cls.size(); j += k) {
+    for (std::uint32_t j = (k - rank % k) % k; j < cls.size(); j += k) {
       rd += cls[j].read_sectors, wr += cls[j].write_sectors, misses += cls[j].read_misses, ev += cls[j].evictions;
       pr += cls[j].probes, sh += cls[j].shadow_hits, si += cls[j].shadow_inserts;
     }

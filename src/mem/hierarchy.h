@@ -58,7 +58,8 @@ class Hierarchy final : public MemorySystem,
     if (replay_stride_) replay_at(home, line / p_.line_bytes, sectors, write, true, sm);
   }
   bool replay_counts_line(Addr line) const override {
-    return replays(home_slice(line)) && sampled_set(line / p_.line_bytes);
+    const std::uint32_t h = home_slice(line);
+    return replays(h) && sampled_set(h, slices_[0]->tags().set_index(line / p_.line_bytes));
   }
   void set_replay_set_stride(std::uint32_t k) override;
   double replay_sets() const override;
@@ -138,12 +139,14 @@ class Hierarchy final : public MemorySystem,
   std::vector<std::uint8_t> replay_slice_;  // per slice: a replay slice (enable_replay)
   bool replays(std::uint32_t slice) const { return replay_stride_ && replay_slice_[slice]; }
   double replay_scale() const;  // all slices and sets over the replay slices' sampled sets
-  // Set sampling inside the replay slices: only sets whose class (L2Slice::set_class_of) is a
-  // multiple of this count (a power of two).
+  // Set sampling inside the replay slices: a replay slice counts the sets whose class
+  // (L2Slice::set_class_of) plus the slice's rank among the replay slices of its partition is a
+  // multiple of this count (a power of two). The rank turns the classes from slice to slice, so
+  // that every class is counted somewhere and no set index stands for the whole L2; a slice and
+  // its mirror (same offset) count the same sets. docs/sampling.md step 5.
   std::uint32_t replay_set_stride_ = 1;
-  bool sampled_set(std::uint64_t idx) const {
-    return replay_set_stride_ == 1 ||
-           (L2Slice::set_class_of(slices_[0]->tags().set_index(idx)) & (replay_set_stride_ - 1)) == 0;
+  bool sampled_set(std::uint32_t slice, std::uint32_t set) const {
+    return ((L2Slice::set_class_of(set) + xbar_.slice_offset(slice) / replay_stride_) & (replay_set_stride_ - 1)) == 0;
   }
 };
 

@@ -43,7 +43,7 @@ void Hierarchy::register_stats(Stats& s) {
   s.formula("gpu.l2.dirty_bytes", [this] { return dirty_bytes(); }, "bytes",
             "dirty data the L2 holds at the end: written and never written back to DRAM (DRAM write "
             "bytes plus this are the bytes written, each line once per write-back); a sampled run's "
-            "from its replay slices, scaled as its DRAM bytes");
+            "from its counted sets, scaled as its DRAM bytes");
   s.counter("gpu.l2.dram_refusals", &dram_refusals_, "requests",
             "DRAM requests that found their channel queue full and waited");
   s.formula("gpu.l2.mshr_peak", [this] {

@@ -84,18 +84,19 @@ class MemorySystem {
   virtual void discount_warm_writebacks() {}
 
   // Sampled simulation's span replay (docs/sampling.md, "How it works", step 5):
-  // after enable_replay(stride), every stride-th slice of each L2 partition (a "replay slice"; a
-  // slice and its mirrors in the other partitions are replay slices together) takes no functional
-  // warming; instead replay() runs every line of the skipped work through it, in order, as the
-  // real kernel would have: misses read DRAM, dirty victims are written back. replay_counts()
-  // scales what those slices saw to the whole L2. Without cache
+  // after enable_replay(stride), every stride-th slice of each L2 partition (a "replay slice", every
+  // slice with stride 1; a slice and its mirrors in the other partitions are replay slices
+  // together) counts some of its sets (set_replay_set_stride): they take no functional warming;
+  // instead replay() runs every line of the skipped work through them, in order, as the real
+  // kernel would have: misses read DRAM, dirty victims are written back. replay_counts() scales
+  // what those sets saw to the whole L2. Without cache
   // state (mem.model = fixed) nothing is replayed and the counts stay zero.
   // The run's DRAM traffic (run_*) is estimated from the replay slices alone: what they sent to
   // DRAM in detail plus what the replay counted, scaled (set sampling). The other slices' state
   // after a span is an approximation (warming), good for timing but not for counting.
   struct ReplayCounts {
     double lines = 0;           // line accesses replayed into the replay slices (not scaled)
-    double scale = 0;           // all sets of all slices / sampled sets of the replay slices
+    double scale = 0;           // all sets of all slices / the replay slices' counted sets
     double read_bytes = 0;      // of the skipped work: DRAM bytes the misses read, scaled
     double write_bytes = 0;     // of the skipped work: DRAM bytes the dirty victims wrote back, scaled
     double run_read_bytes = 0, run_write_bytes = 0, run_read_misses = 0;  // whole run, scaled
@@ -121,10 +122,11 @@ class MemorySystem {
   virtual std::uint32_t home_of(Addr /*line*/) const { return 0; }
   virtual void replay_counted(Addr /*line*/, std::uint32_t /*home*/, std::uint8_t /*sectors*/, bool /*write*/,
                               int /*sm*/) {}
-  // Set sampling inside the replay slices, before the first replay: from now on only lines whose
-  // set's class (a hash of the set index, 0..63) is a multiple of `k` (a power of two up to 64)
-  // are counted; the lines of the other sets are warmed as in the other slices, and
-  // replay_counts() scales by the sets too.
+  // Set sampling inside the replay slices, before the first replay: from now on a replay slice
+  // counts only the lines whose set's class (a hash of the set index, 0..63) plus the slice's rank
+  // among the replay slices of its partition is a multiple of `k` (a power of two up to 64: every
+  // set index counts in 1/k of the replay slices); the lines of the other sets are warmed as in
+  // the other slices, and replay_counts() scales by the sets too.
   virtual void set_replay_set_stride(std::uint32_t /*k*/) {}
   // Sets in the replay slices (0 without span replay).
   virtual double replay_sets() const { return 0; }

@@ -68,15 +68,24 @@ void register_workload_params(ParamRegistry& r) {
   r.add({"sample.min_skip_blocks", T::Int, "16", "blocks",
          "a CTA's fast-forward must skip at least this many blocks (shorter spans run in detail)",
          "docs/sampling.md (method parameter)", 1, 1000000000, {}});
-  r.add({"sample.replay_slice_stride", T::Int, "8", "slices",
-         "span replay: every this-many-th L2 slice runs every line of the skipped work through its tag "
-         "array in order, and its DRAM reads, write-backs and misses, scaled to all slices, are the "
+  r.add({"sample.replay_slice_stride", T::Int, "1", "slices",
+         "span replay: every this-many-th L2 slice of each partition is a replay slice (1: every slice); "
+         "its counted sets (sample.replay_set_stride) run every line of the skipped work through their "
+         "tags in order, and their DRAM reads, write-backs and misses, scaled to the whole L2, are the "
          "skipped work's (set sampling, Kessler et al. 1994); 0 = extrapolate them from the windows' fit",
-         "docs/sampling.md (method parameter)", 0, 1024, {}});
+         "docs/sampling.md step 5 (method parameter; whole slices, 8, until session 21: their slice "
+         "hash's structure biased the DRAM reads by up to 4.6% on a full-detail run)", 0, 1024, {}});
+  r.add({"sample.replay_set_stride", T::Int, "8", "set classes",
+         "span replay: the replay slices count the sets of every this-many-th set class (a power of two "
+         "up to 64; the classes hash the set index) and warm the others like the other slices; "
+         "sample.replay_lines may raise it",
+         "docs/sampling.md step 5 (method parameter: 1/8 of the L2, as the 10 of 80 whole slices before)",
+         1, 64, {}});
   r.add({"sample.replay_lines", T::Float, "2e7", "lines",
-         "span replay's budget: when the skipped work would put more lines than this through the replay "
-         "slices, they count only the sets of every k-th set index (k a power of two up to 64, at least "
-         "256 sets left) and scale by the sets too; the other sets are warmed like the other slices",
+         "span replay's budget: when the skipped work would put more lines than this through the counted "
+         "sets, the replay slices count only the sets of every k-th set class (k a power of two from "
+         "sample.replay_set_stride up to 64, at least 256 sets left) and scale by the sets too; the "
+         "other sets are warmed like the other slices",
          "docs/sampling.md (method parameter)", 1000, 1e15, {}});
   r.add(variant_param("fa3.kernel", "fa3",
                       "which attention kernel is modelled (simfa-attn fixes every other structural key; "

@@ -2,6 +2,7 @@
 #include "workload/sampler.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <ostream>
@@ -54,6 +55,11 @@ SampleParams SampleParams::from_config(const Config& cfg) {
   p.lock_window = cfg.b("mem.lrc.enabled") ? static_cast<double>(cfg.u("mem.lrc.window")) : 0.0;
   p.sms = static_cast<int>(cfg.i("gpu.num_sms"));
   p.replay_lines = cfg.f("sample.replay_lines");
+  const std::int64_t k = cfg.i("sample.replay_set_stride");
+  if (!std::has_single_bit(static_cast<std::uint64_t>(k)))
+    throw UserError(fmt::format("sample.replay_set_stride = {}: must be a power of two from 1 to 64 (the "
+                                "replay counts every k-th of 64 set classes)", k));
+  p.replay_set_stride = static_cast<std::uint32_t>(k);
   p.l2_bytes = static_cast<double>(cfg.u("mem.l2.size"));
   p.line_bytes = static_cast<double>(cfg.u("mem.line_bytes"));
   return p;
@@ -1107,16 +1113,18 @@ const Fa3Sampler::KvCopies& Fa3Sampler::kv_copies(std::uint32_t cta, std::int64_
   return c;
 }
 
-// The replay's cost is one tag lookup (or a few, for a far read) per counted line: Llama-3 405B at
-// 64K tokens would count 5.5e8 lines in the replay slices, most of a sampled run's time. Above the
-// budget (sample.replay_lines) the replay slices count only every k-th set (set sampling within
-// the sampled slices: the same hash spreads lines evenly over sets as over slices). The run's
-// counted lines are estimated from every block not yet run (the skipped work is nearly all of
-// it) times one block's K and V lines, per replay slice's share of the L2. At least 256 sets stay
-// counted, so that no few sets decide the counts.
+// The replay slices count the sets of every k-th set class, k at least sample.replay_set_stride
+// (8: 1/8 of the L2, spread over every slice; docs/sampling.md step 5). The replay's cost is one
+// tag lookup (or a few, for a far read) per counted line: Llama-3 405B at 64K tokens would count
+// 5.5e8 lines at k = 8, most of a sampled run's time. Above the budget (sample.replay_lines) k
+// doubles. The run's counted lines are estimated from every block not yet run (the skipped work is
+// nearly all of it) times one block's K and V lines, per counted share of the L2. At least 256
+// sets stay counted, so that no few sets decide the counts.
 void Fa3Sampler::choose_set_stride() {
+  set_stride_ = p_.replay_set_stride;
+  replay_->set_set_stride(set_stride_);
   const double sets = replay_->replay_sets();
-  const trace::CopyReplay::Counts rc = replay_->counts();
+  const trace::CopyReplay::Counts rc = replay_->counts();  // scaled at the fewest set classes
   if (sets <= 0 || rc.scale <= 0 || span_cuts_.empty()) return;
   const SpanCut& c = span_cuts_.front();
   Tile t;
@@ -1133,8 +1141,8 @@ void Fa3Sampler::choose_set_stride() {
   const double per_block = bytes / static_cast<double>(cluster_) / replay_->line_bytes();
   double blocks = skipped_blocks();  // this first span's, and what is left after it
   for (std::int64_t l : left_) blocks += static_cast<double>(l);
-  const double counted = blocks * per_block / rc.scale;
-  std::uint32_t k = 1;
+  const double counted = blocks * per_block / rc.scale * p_.replay_set_stride;  // counted at k = 1
+  std::uint32_t k = p_.replay_set_stride;
   while (k < 64 && counted / k > p_.replay_lines && sets / (2 * k) >= 256) k *= 2;
   set_stride_ = k;
   replay_->set_set_stride(k);

@@ -51,7 +51,8 @@ struct SampleParams {
   double lock_window = 0;       // mem.lrc.window when the coalescer is on: offsets below it re-lock
   int sms = 0;                  // gpu.num_sms: CTA i runs on SM i when the grid fits (SM pairs share a coalescer)
   double line_bytes = 128;    // mem.line_bytes
-  double replay_lines = 2e7;  // span replay: counted lines above which only some sets count
+  double replay_lines = 2e7;  // span replay: counted lines above which fewer sets count
+  std::uint32_t replay_set_stride = 8;  // span replay: the fewest set classes per counted one
   double l2_bytes = 0;      // mem.l2.size: how much of the skipped work functional warming replays
   static SampleParams from_config(const Config& cfg);
 };
@@ -177,7 +178,7 @@ class Fa3Sampler final : public EventTarget {
   void replay_held(Cycle upto);
   std::uint32_t span_asked_ = 0, span_active_ = 0;  // clusters that asked / had work at span start
   bool replayed_ = false;                           // some span was replayed
-  std::uint32_t set_stride_ = 1;                    // span replay's set sampling (1: every set)
+  std::uint32_t set_stride_ = 1;                    // span replay: every k-th set class counts
   // Prepared K/V copies (kv_copies), kept across spans; about 64 MiB of host memory at most.
   static constexpr std::size_t kMaxPreparedLines = std::size_t{1} << 22;
   std::unordered_map<HeadKey, std::vector<KvCopies>, HeadKeyHash> kv_;  // by KV block

@@ -90,6 +90,45 @@ TEST(Replay, AFarReadLeavesAShadowCopyThatServesTheNextOne) {
   EXPECT_EQ(h.mem->replay_counts().read_bytes, 2 * 4 * 32);
 }
 
+// Set sampling over every slice (docs/sampling.md step 5): a slice counts every k-th set class,
+// turned by its offset in its partition, so every set index counts in the same number of slices
+// (none stands for the whole L2, and no slice does) and a slice's mirror counts the sets it counts.
+TEST(Replay, SetSamplingTurnsTheCountedClassesFromSliceToSlice) {
+  Harness h(small_params(), 1);  // 8 slices in 2 partitions of 4, 64 sets each
+  h.mem->enable_replay(1);
+  h.mem->set_replay_set_stride(4);
+  const Crossbar& x = h.mem->crossbar();
+  ASSERT_EQ(x.partitions(), 2u);
+  const std::uint32_t sets = h.mem->slice(0).tags().sets();
+  std::vector<std::vector<int>> counted(8, std::vector<int>(sets, -1));  // [slice][set]
+  for (Addr a = 0; a < Addr{8} * sets * 128 * 64; a += 128) {
+    const std::uint32_t s = h.mem->home_slice(a);
+    const std::uint32_t set = h.mem->slice(0).tags().set_index(a / 128);
+    const int c = h.mem->replay_counts_line(a);
+    if (counted[s][set] >= 0) {
+      ASSERT_EQ(counted[s][set], c) << "a set counts for all its lines or none";
+    }
+    counted[s][set] = c;
+  }
+  for (std::uint32_t set = 0; set < sets; ++set) {
+    int n = 0;
+    for (std::uint32_t s = 0; s < 8; ++s) {
+      ASSERT_GE(counted[s][set], 0);
+      n += counted[s][set];
+      EXPECT_EQ(counted[s][set], counted[x.mirror(s, 1 - x.slice_partition(s))][set]) << "slice " << s;
+    }
+    EXPECT_EQ(n, 2) << "set " << set << ": one slice of each partition";
+  }
+  for (std::uint32_t s = 0; s < 8; ++s) {
+    int n = 0;
+    for (std::uint32_t set = 0; set < sets; ++set) n += counted[s][set];
+    EXPECT_GT(n, 0);
+    EXPECT_LT(n, static_cast<int>(sets) / 2);
+  }
+  // The counted sets stand for the whole L2: 2 of 8 slices per set index.
+  EXPECT_EQ(h.mem->replay_counts().scale, 4);
+}
+
 TEST(Replay, WithoutReplayNothingIsCounted) {
   Harness h(small_params(), 1);
   h.mem->replay(lines_in_slice(*h.mem, 0, 1)[0], 0xF, false, true, -1);

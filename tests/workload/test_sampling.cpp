@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/run.h"
+#include "sim/error.h"
 #include "workload/emitter.h"
 #include "workload/fa3_kernel.h"
 #include "workload/fa3_source.h"
@@ -249,18 +250,22 @@ TEST(Sampling, SkippedWorkCountsLikeTheDetailAroundIt) {
   EXPECT_LE(y.stat("gpu.l2.mshr_peak"), static_cast<double>(on.i("mem.l2.mshrs")));
 }
 
-// Set sampling inside the replay slices (sample.replay_lines): with a budget too small for every
-// set, the replay slices count only every k-th set class, replay about 1/k of the lines, and
-// estimate the same DRAM traffic as when every set counts.
+// Set sampling (sample.replay_set_stride, sample.replay_lines): counting every set of every slice,
+// the default (every 8th set class of every slice), and a budget too small for either (a larger
+// k) replay about 1/k of the lines and estimate the same DRAM traffic.
 TEST(Sampling, SetSamplingCountsWhatEverySetCounts) {
   const spec::AttentionShape s = shape(8192, 8192, 4, 1, 128);
-  const Config every = make_config("h100", small_grid({"sample.mode=on"}));
+  const Config every = make_config("h100", small_grid({"sample.mode=on", "sample.replay_set_stride=1"}));
   const Config some = make_config("h100", small_grid({"sample.mode=on", "sample.replay_lines=1000"}));
-  Fa3Source a(s, every, 132), b(s, some, 132);
-  const RunResult x = run_trace(a, every), y = run_trace(b, some);
-  ASSERT_TRUE(x.sampling.sampled && y.sampling.sampled) << x.sampling.note;
+  const Config dflt = make_config("h100", small_grid({"sample.mode=on"}));
+  Fa3Source a(s, every, 132), b(s, some, 132), c(s, dflt, 132);
+  const RunResult x = run_trace(a, every), y = run_trace(b, some), z = run_trace(c, dflt);
+  ASSERT_TRUE(x.sampling.sampled && y.sampling.sampled && z.sampling.sampled) << x.sampling.note;
   EXPECT_EQ(x.sampling.replay_set_stride, 1u);
-  ASSERT_GT(y.sampling.replay_set_stride, 1u);
+  EXPECT_EQ(z.sampling.replay_set_stride, 8u);
+  ASSERT_GT(y.sampling.replay_set_stride, 8u);
+  EXPECT_NEAR(x.sampling.replay_lines / z.sampling.replay_lines, 8.0, 0.15 * 8.0);
+  EXPECT_LT(rel(z.stat("dram__bytes_read.sum"), x.stat("dram__bytes_read.sum")), 0.03);
   const double k = y.sampling.replay_set_stride;
   EXPECT_NEAR(x.sampling.replay_lines / y.sampling.replay_lines, k, 0.15 * k);
   EXPECT_LT(rel(y.stat("dram__bytes_read.sum"), x.stat("dram__bytes_read.sum")), 0.03);
@@ -268,6 +273,21 @@ TEST(Sampling, SetSamplingCountsWhatEverySetCounts) {
   EXPECT_LT(std::abs(y.stat("dram__bytes_write.sum") - x.stat("dram__bytes_write.sum")), 0.02 * o_bytes);
   // Timing sees the same L2 contents but for the warming of the replay slices' other sets.
   EXPECT_LT(rel(y.latency_us, x.latency_us), 0.005);
+}
+
+// The set classes are counted in powers of two (64 classes): any other stride is a user error
+// naming the key, before anything runs.
+TEST(Sampling, ReplaySetStrideMustBeAPowerOfTwo) {
+  for (const char* bad : {"sample.replay_set_stride=3", "sample.replay_set_stride=48"}) {
+    const Config cfg = make_config("h100", small_grid({"sample.mode=on", bad}));
+    try {
+      Fa3Source src(shape(2048, 2048, 1, 1, 128), cfg, 132);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find("sample.replay_set_stride"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(make_config("h100", {"sample.replay_set_stride=128"}), UserError);  // above the range
 }
 
 // A span that ends inside a tile leaves the CTA to run that tile's prologue again when it wakes,
