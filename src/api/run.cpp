@@ -135,6 +135,7 @@ class MemReplay final : public trace::CopyReplay {
             Engine& engine)
       : k_(k), gpu_(gpu), mem_(mem), line_bytes_(line_bytes), engine_(engine) {}
   void call_at(EventTarget* target, std::uint32_t tag, Cycle t) override { engine_.send(target, tag, Payload{}, t); }
+  bool quiescent(Cycle now) const override { return mem_.in_flight() == 0 && gpu_.all_asleep(now); }
   std::uint64_t bytes(const trace::Instr& in) const override {
     const bool copy = in.op == trace::Op::TMA_TENSOR || in.op == trace::Op::TMA_BULK || in.op == trace::Op::TMA_STORE;
     return copy ? core::copy_bytes(k_, in) : 0;

@@ -44,6 +44,12 @@ class Gpu final : public Component, private SmHost {
   const std::vector<std::unique_ptr<Sm>>& sms() const { return sms_; }
   // The SM CTA `cta` runs on, or -1 when it is not resident (sampled runs' span replay).
   int cta_sm(std::uint32_t cta) const { return cta < cta_sm_.size() ? cta_sm_[cta] : -1; }
+  // Sampled runs: every SM's running WarpGroups sleep through a span and its TMA unit is idle.
+  bool all_asleep(Cycle now) const {
+    for (const auto& s : sms_)
+      if (!s->asleep(now)) return false;
+    return true;
+  }
 
   Cycle tick(Cycle now) override;  // the dispatcher
 

@@ -74,6 +74,9 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
   // One line per unfinished WarpGroup: where it is and what it waits for.
   void report_blocked(std::string& out) const;
   bool idle() const { return ctas_live_ == 0; }
+  // Sampled simulation: every WarpGroup still running is in a fast-forward sleep and the TMA unit
+  // has nothing left to send or receive.
+  bool asleep(Cycle now) const;
 
   struct Counters {
     std::uint64_t issued = 0, issue_cycles = 0, ctas = 0, bubble_cycles = 0, late_cluster_msgs = 0;
@@ -133,6 +136,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
     // A BUBBLE in progress: work left in full-speed cycles as of bubble_since, at bubble_rate
     // work-cycles per cycle since then; fixed: a measured duration, never slowed.
     bool in_bubble = false, bubble_fixed = false;
+    bool sleeping = false;  // its last instruction was a fast-forward sleep (kBubbleSleep)
     double bubble_left = 0, bubble_rate = 1.0;
     Cycle bubble_since = 0, bubble_start = 0;
   };

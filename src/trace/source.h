@@ -110,6 +110,8 @@ class CopyReplay {
   // Calls target->on_event(tag, {}, t) at cycle t (> now), before that cycle's ticks: the sampler
   // replays what it held back before a sleeping CTA wakes and issues its first request.
   virtual void call_at(EventTarget* /*target*/, std::uint32_t /*tag*/, Cycle /*t*/) {}
+  // Every WarpGroup with work left sleeps and no memory request is in flight (true where unknown).
+  virtual bool quiescent(Cycle /*now*/) const { return true; }
 };
 
 // One logical thread's instructions, consumed in order, once.

@@ -75,6 +75,12 @@ void register_workload_params(ParamRegistry& r) {
          "skipped work's (set sampling, Kessler et al. 1994); 0 = extrapolate them from the windows' fit",
          "docs/sampling.md step 5 (method parameter; whole slices, 8, until session 21: their slice "
          "hash's structure biased the DRAM reads by up to 4.6% on a full-detail run)", 0, 1024, {}});
+  r.add({"sample.replay_after_drain", T::Bool, "false", "",
+         "span replay: wait until every cut WarpGroup sleeps and no memory request is in flight, so that "
+         "what they issued before their sleeps (a finished tile's O stores, the next block's loads) "
+         "reaches the L2 before the skipped work's traffic, as in the real kernel; false = replay when "
+         "the last cluster is cut",
+         "docs/sampling.md step 5 (mechanism switch)", 0, 0, {}});
   r.add({"sample.replay_set_stride", T::Int, "8", "set classes",
          "span replay: the replay slices count the sets of every this-many-th set class (a power of two "
          "up to 64; the classes hash the set index) and warm the others like the other slices; "

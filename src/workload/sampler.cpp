@@ -52,6 +52,7 @@ SampleParams SampleParams::from_config(const Config& cfg) {
   p.drift = cfg.b("sample.drift");
   p.first_reads = cfg.b("sample.first_reads");
   p.drift_warning = cfg.f("sample.drift_warning");
+  p.replay_after_drain = cfg.b("sample.replay_after_drain");
   p.lock_window = cfg.b("mem.lrc.enabled") ? static_cast<double>(cfg.u("mem.lrc.window")) : 0.0;
   p.sms = static_cast<int>(cfg.i("gpu.num_sms"));
   p.replay_lines = cfg.f("sample.replay_lines");
@@ -809,9 +810,16 @@ Cut Fa3Sampler::at(std::uint32_t cta, std::int64_t tile, std::int64_t pos) {
     c.frontier = {x.tile, x.pos};
     span_cuts_.push_back({leader, tile, pos, x.tile, x.pos, t, t + x.sleep});
   }
-  // Every cluster is asleep now (the first cut sleeps a whole span): the skipped work's traffic
-  // goes through the replay slices before any of it wakes.
-  if (span_asked_ >= span_active_) replay_span();
+  // Every cluster is cut now (the first cut sleeps a whole span): the skipped work's traffic goes
+  // through the counted sets before any of it wakes. With sample.replay_after_drain, once what the
+  // cut WarpGroups issue before their sleeps has reached the L2 (on_event), as in the real kernel,
+  // where that traffic came before the skipped work's.
+  if (span_asked_ >= span_active_) {
+    if (p_.replay_after_drain && replay_ && !span_cuts_.empty() && span_cuts_.size() >= span_active_)
+      replay_->call_at(this, kDrainTag, t + 1);
+    else
+      replay_span();
+  }
   return x;
 }
 
@@ -997,11 +1005,24 @@ void Fa3Sampler::replay_span() {
       if (c.wake > now()) wakes.push_back(c.wake);
     std::sort(wakes.begin(), wakes.end());
     wakes.erase(std::unique(wakes.begin(), wakes.end()), wakes.end());
-    for (Cycle w : wakes) replay_->call_at(this, 0, w);
+    for (Cycle w : wakes) replay_->call_at(this, kWakeTag, w);
   }
 }
 
-void Fa3Sampler::on_event(std::uint32_t, const Payload&, Cycle now) {
+void Fa3Sampler::on_event(std::uint32_t tag, const Payload&, Cycle now) {
+  if (tag == kDrainTag) {
+    // Every WarpGroup still running sleeps and no request is in flight: the span replay runs. The
+    // poll's period changes nothing (nothing reaches the L2 once all sleep and it is empty); the
+    // first wake-up comes first in any case.
+    if (span_cuts_.empty()) return;
+    Cycle wake = kNever;
+    for (const SpanCut& c : span_cuts_) wake = std::min(wake, c.wake);
+    if (replay_->quiescent(now) || now + kDrainPoll >= wake)
+      replay_span();
+    else
+      replay_->call_at(this, kDrainTag, now + kDrainPoll);
+    return;
+  }
   if (held_next_ < held_.size()) replay_held(now);
 }
 

@@ -47,6 +47,7 @@ struct SampleParams {
   double tolerance = 0.01;
   bool drift = true;          // spans follow each cluster's measured pace, within the tile-start burst
   bool first_reads = true;    // spans predict each cluster's blocks by who reads a K/V block first
+  bool replay_after_drain = false;  // the span replay waits for the pre-sleep traffic to reach the L2
   double drift_warning = 0.05;  // rise of L2 sectors per block over the detail periods that is reported
   double lock_window = 0;       // mem.lrc.window when the coalescer is on: offsets below it re-lock
   int sms = 0;                  // gpu.num_sms: CTA i runs on SM i when the grid fits (SM pairs share a coalescer)
@@ -171,6 +172,9 @@ class Fa3Sampler final : public EventTarget {
     std::int64_t ti, tp;
   };
   std::vector<SpanCut> held_cuts_;
+  // on_event's tags: a sleeping cluster's wake-up (held blocks), the span replay's drain poll.
+  static constexpr std::uint32_t kWakeTag = 0, kDrainTag = 1;
+  static constexpr Cycle kDrainPoll = 64;  // cycles between drain polls (method parameter: no effect)
   std::vector<HeldBlock> held_;  // ordered by `at`
   std::size_t held_next_ = 0;
   std::vector<trace::Instr> block_q_, block_o_;  // replay_block's copies (kept for their capacity)

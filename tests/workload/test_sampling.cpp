@@ -110,8 +110,8 @@ TEST_P(SampledAgainstFull, LatencyAndWorkAgree) {
   EXPECT_LT(rel(p.sampled.stat("gpu.instructions"), p.full.stat("gpu.instructions")), 0.01);
   // L2 bytes within 6% here (a full grid does better: docs/sampling.md).
   EXPECT_LT(rel(p.sampled.stat("lts__t_bytes.sum"), p.full.stat("lts__t_bytes.sum")), 0.06);
-  // DRAM bytes come from the span replay (every 8th slice of each partition runs the skipped
-  // lines through its tags): the skipped work's traffic was replayed and counted.
+  // DRAM bytes come from the span replay (1/8 of the L2's sets, spread over every slice, run the
+  // skipped lines through their tags): the skipped work's traffic was replayed and counted.
   EXPECT_GT(r.replay_lines, 0);
   EXPECT_GT(r.replay_read_bytes, 0);
   const double rd_s = p.sampled.stat("dram__bytes_read.sum"), rd_f = p.full.stat("dram__bytes_read.sum");
@@ -248,6 +248,26 @@ TEST(Sampling, SkippedWorkCountsLikeTheDetailAroundIt) {
   // The MSHR peak is the detailed parts' (extrapolated like a count, it exceeded the entries there are).
   EXPECT_GT(y.stat("gpu.l2.mshr_peak"), 0);
   EXPECT_LE(y.stat("gpu.l2.mshr_peak"), static_cast<double>(on.i("mem.l2.mshrs")));
+}
+
+// sample.replay_after_drain: the span replay waits until every cut WarpGroup sleeps and the memory
+// system is empty, so that the O tiles stored just before the sleeps reach the L2 before the span's
+// traffic, age through it and are written back there, as in the real kernel, instead of coming
+// after it and staying dirty (docs/sampling.md step 5). Every O byte is still written back or dirty
+// at the end, and the timing hardly moves.
+TEST(Sampling, TheReplayCanWaitForThePreSleepTraffic) {
+  const spec::AttentionShape s = shape(8192, 8192, 4, 1, 128);
+  const Config now = make_config("h100", small_grid({"sample.mode=on"}));
+  const Config drained = make_config("h100", small_grid({"sample.mode=on", "sample.replay_after_drain=true"}));
+  Fa3Source a(s, now, 132), b(s, drained, 132);
+  const RunResult x = run_trace(a, now), y = run_trace(b, drained);
+  ASSERT_TRUE(x.sampling.sampled && y.sampling.sampled) << x.sampling.note;
+  ASSERT_GE(y.sampling.spans, 2);
+  const double o_bytes = static_cast<double>(s.batch * s.heads_q() * s.seqlen_q * s.head_dim * 2);
+  const double wr_x = x.stat("dram__bytes_write.sum"), wr_y = y.stat("dram__bytes_write.sum");
+  EXPECT_NEAR(wr_y + y.stat("gpu.l2.dirty_bytes"), o_bytes, 1e-3 * o_bytes);
+  EXPECT_GT(wr_y, wr_x) << "the pre-sleep O lines are written back in the spans";
+  EXPECT_LT(rel(y.latency_us, x.latency_us), 0.01);
 }
 
 // Set sampling (sample.replay_set_stride, sample.replay_lines): counting every set of every slice,
