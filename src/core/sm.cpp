@@ -353,7 +353,7 @@ bool Sm::asleep(Cycle now) const {
   if (!tma_.idle()) return false;
   for (std::uint32_t s : live_threads_) {
     const Thread& t = threads_[s];
-    if (!t.sleeping || t.st != St::Ready || t.ready_at <= now) return false;
+    if (t.sleep_until <= now) return false;
   }
   return true;
 }
@@ -384,13 +384,12 @@ void Sm::issue(std::uint32_t slot, Cycle now) {
     t.slot_wait = false;
   }
   const Instr in = t.buf[t.pos];
-  t.sleeping = false;
   // Sampled simulation's own instructions (docs/sampling.md): not the kernel's, not counted.
   if (in.op == Op::BUBBLE && (in.flags & trace::kBubbleSleep)) {
     // Work that is not simulated: the thread waits, using no pipe.
     sleep_until_ = std::max(sleep_until_, now + in.cycles());
-    t.sleeping = true;
-    return advance(slot, now, now + in.cycles());
+    t.sleep_until = now + in.cycles();
+    return advance(slot, now, t.sleep_until);
   }
   if ((in.op == Op::TMA_TENSOR || in.op == Op::TMA_BULK || in.op == Op::TMA_STORE) && (in.flags & trace::kTmaWarm)) {
     // Functional warming: the skipped work's lines enter the L2; nothing else happens.

@@ -136,7 +136,7 @@ class Sm final : public Component, public mem::MemClient, public EventTarget, pr
     // A BUBBLE in progress: work left in full-speed cycles as of bubble_since, at bubble_rate
     // work-cycles per cycle since then; fixed: a measured duration, never slowed.
     bool in_bubble = false, bubble_fixed = false;
-    bool sleeping = false;  // its last instruction was a fast-forward sleep (kBubbleSleep)
+    Cycle sleep_until = 0;  // end of its latest fast-forward sleep (kBubbleSleep)
     double bubble_left = 0, bubble_rate = 1.0;
     Cycle bubble_since = 0, bubble_start = 0;
   };

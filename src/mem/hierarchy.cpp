@@ -284,8 +284,10 @@ void Hierarchy::enable_replay(std::uint32_t stride) {
   }
   replay_stride_ = std::max<std::uint32_t>(1, std::min(stride, smallest));
   replay_slice_.assign(num_slices(), 0);
+  replay_rank_.assign(num_slices(), 0);
   for (std::uint32_t s = 0; s < num_slices(); ++s) {
     replay_slice_[s] = xbar_.slice_offset(s) % replay_stride_ == 0;
+    replay_rank_[s] = xbar_.slice_offset(s) / replay_stride_;  // a mirror's is its home's
     if (replays(s)) slices_[s]->count_set_classes();
   }
 }
@@ -364,7 +366,6 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
   const std::uint32_t k = replay_set_stride_;
   for (std::uint32_t i = 0; i < num_slices(); ++i) {
     if (!replays(i)) continue;
-    const std::uint32_t rank = xbar_.slice_offset(i) / replay_stride_;  // sampled_set's turn
     const L2Slice::Replayed& r = slices_[i]->replayed();
     c.lines += static_cast<double>(r.lines);
     c.read_bytes += 32.0 * static_cast<double>(r.read_sectors);
@@ -374,7 +375,7 @@ MemorySystem::ReplayCounts Hierarchy::replay_counts() const {
     // probes, shadow_hits and shadow_inserts).
     std::uint64_t rd = 0, wr = 0, misses = 0, ev = 0, pr = 0, sh = 0, si = 0;
     const auto& cls = slices_[i]->set_classes();
-    for (std::uint32_t j = (k - rank % k) % k; j < cls.size(); j += k) {
+    for (std::uint32_t j = (k - replay_rank_[i] % k) % k; j < cls.size(); j += k) {  // sampled_set's
       rd += cls[j].read_sectors, wr += cls[j].write_sectors, misses += cls[j].read_misses, ev += cls[j].evictions;
       pr += cls[j].probes, sh += cls[j].shadow_hits, si += cls[j].shadow_inserts;
     }

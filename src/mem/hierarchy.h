@@ -137,6 +137,7 @@ class Hierarchy final : public MemorySystem,
   void replay_at(std::uint32_t h, std::uint64_t idx, std::uint8_t sectors, bool write, bool counted, int sm);
   std::uint32_t replay_stride_ = 0;  // 0: no span replay; else every stride-th slice replays
   std::vector<std::uint8_t> replay_slice_;  // per slice: a replay slice (enable_replay)
+  std::vector<std::uint32_t> replay_rank_;  // per slice: its rank among its partition's replay slices
   bool replays(std::uint32_t slice) const { return replay_stride_ && replay_slice_[slice]; }
   double replay_scale() const;  // all slices and sets over the replay slices' sampled sets
   // Set sampling inside the replay slices: a replay slice counts the sets whose class
@@ -146,7 +147,7 @@ class Hierarchy final : public MemorySystem,
   // its mirror (same offset) count the same sets. docs/sampling.md step 5.
   std::uint32_t replay_set_stride_ = 1;
   bool sampled_set(std::uint32_t slice, std::uint32_t set) const {
-    return ((L2Slice::set_class_of(set) + xbar_.slice_offset(slice) / replay_stride_) & (replay_set_stride_ - 1)) == 0;
+    return ((L2Slice::set_class_of(set) + replay_rank_[slice]) & (replay_set_stride_ - 1)) == 0;
   }
 };
 

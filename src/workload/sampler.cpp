@@ -1142,10 +1142,10 @@ const Fa3Sampler::KvCopies& Fa3Sampler::kv_copies(std::uint32_t cta, std::int64_
 // nearly all of it) times one block's K and V lines, per counted share of the L2. At least 256
 // sets stay counted, so that no few sets decide the counts.
 void Fa3Sampler::choose_set_stride() {
+  const double sets = replay_->replay_sets();
+  const trace::CopyReplay::Counts rc = replay_->counts();  // every set counts until now: k = 1
   set_stride_ = p_.replay_set_stride;
   replay_->set_set_stride(set_stride_);
-  const double sets = replay_->replay_sets();
-  const trace::CopyReplay::Counts rc = replay_->counts();  // scaled at the fewest set classes
   if (sets <= 0 || rc.scale <= 0 || span_cuts_.empty()) return;
   const SpanCut& c = span_cuts_.front();
   Tile t;
@@ -1162,7 +1162,7 @@ void Fa3Sampler::choose_set_stride() {
   const double per_block = bytes / static_cast<double>(cluster_) / replay_->line_bytes();
   double blocks = skipped_blocks();  // this first span's, and what is left after it
   for (std::int64_t l : left_) blocks += static_cast<double>(l);
-  const double counted = blocks * per_block / rc.scale * p_.replay_set_stride;  // counted at k = 1
+  const double counted = blocks * per_block / rc.scale;  // at k = 1
   std::uint32_t k = p_.replay_set_stride;
   while (k < 64 && counted / k > p_.replay_lines && sets / (2 * k) >= 256) k *= 2;
   set_stride_ = k;
