@@ -62,9 +62,10 @@ void register_workload_params(ParamRegistry& r) {
          "docs/sampling.md step 9 (method parameter: on the accuracy and holdout sets the rise is 29-98% "
          "where CTAs drift, with L2 bytes from -4.3% to +7.5%, and -1.2% to +1.6% elsewhere, with L2 bytes "
          "within 2.9%)", 0.0001, 100, {}});
-  r.add({"sample.tail_blocks", T::Int, "16", "blocks",
-         "KV blocks at the end of every CTA that always run in detail (the kernel's tail)",
-         "docs/sampling.md (method parameter)", 1, 1000000000, {}});
+  r.add({"sample.tail_blocks", T::Int, "128", "blocks",
+         "KV blocks at the end of every CTA that always run in detail (the kernel's tail, where the L2's "
+         "final contents and so the DRAM writes form)",
+         "docs/sampling.md (method parameter; 16 until session 22, \"Accuracy and speed\")", 1, 1000000000, {}});
   r.add({"sample.min_skip_blocks", T::Int, "16", "blocks",
          "a CTA's fast-forward must skip at least this many blocks (shorter spans run in detail)",
          "docs/sampling.md (method parameter)", 1, 1000000000, {}});
@@ -75,12 +76,12 @@ void register_workload_params(ParamRegistry& r) {
          "skipped work's (set sampling, Kessler et al. 1994); 0 = extrapolate them from the windows' fit",
          "docs/sampling.md step 5 (method parameter; whole slices, 8, until session 21: their slice "
          "hash's structure biased the DRAM reads by up to 4.6% on a full-detail run)", 0, 1024, {}});
-  r.add({"sample.replay_after_drain", T::Bool, "false", "",
+  r.add({"sample.replay_after_drain", T::Bool, "true", "",
          "span replay: wait until every cut WarpGroup sleeps and no memory request is in flight, so that "
          "what they issued before their sleeps (a finished tile's O stores, the next block's loads) "
          "reaches the L2 before the skipped work's traffic, as in the real kernel; false = replay when "
          "the last cluster is cut",
-         "docs/sampling.md step 5 (mechanism switch)", 0, 0, {}});
+         "docs/sampling.md step 5 (mechanism switch; off until session 22)", 0, 0, {}});
   r.add({"sample.replay_set_stride", T::Int, "8", "set classes",
          "span replay: the replay slices count the sets of every this-many-th set class (a power of two "
          "up to 64; the classes hash the set index) and warm the others like the other slices; "
