@@ -211,6 +211,24 @@ TEST(Sampling, ResponsesTakenAheadOfTimeChangeNoWindow) {
   EXPECT_LT(x.events, y.events);
 }
 
+// The same for a whole run where the DRAM's command clock is faster than the core clock (H800 PCIe:
+// HBM2e at 1,562.5 MHz, cores at 1,425 MHz power-limited), so that some core cycles hold two DRAM
+// edges, and a request accepted in one is visible at neither. A channel that skipped ahead across
+// such an edge (a trial of session 22 that took the look at the edge after a command early) made
+// this run 21 cycles shorter than the reference; the DRAM-only tests did not see it.
+TEST(Sampling, SkipIdleMatchesTheReferenceWhereDramEdgesOutpaceTheCore) {
+  const spec::AttentionShape s = shape(256, 256, 8, 4, 128);
+  Config c = make_config("h800-pcie", {});
+  apply_clock_model(c);  // as simfa run: the power-limited clock
+  const auto sms = static_cast<int>(c.i("gpu.num_sms"));  // 114
+  Fa3Source a(s, c, sms), b(s, c, sms);
+  RunOptions reference;
+  reference.skip_idle = false;
+  const RunResult x = run_trace(a, c), y = run_trace(b, c, reference);
+  EXPECT_EQ(x.cycles, y.cycles);
+  EXPECT_TRUE(x.stats.dump() == y.stats.dump()) << "the statistics differ";
+}
+
 // Tiles much longer than the windows that find the steady state (here 64 blocks, Llama-3 405B at
 // 64K tokens 372): one limited span skips inside every CTA's first tile before the tile starts
 // have been seen, then the regular spans and checks follow, and the run still agrees with full
