@@ -900,10 +900,8 @@ void Fa3Sampler::replay_span() {
   replay_held(kNever);  // a span's held blocks all come before the next span's cuts
   Cycle awake = now();
   if (span_cuts_.size() >= span_active_) {
-    Cycle wake = kNever;
-    for (const SpanCut& c : span_cuts_) wake = std::min(wake, c.wake);
-    replay_->quiet_until(wake);
-    awake = wake;
+    awake = first_wake();
+    replay_->quiet_until(awake);
   }
   held_.clear();
   held_next_ = 0;
@@ -1009,15 +1007,19 @@ void Fa3Sampler::replay_span() {
   }
 }
 
+Cycle Fa3Sampler::first_wake() const {
+  Cycle wake = kNever;
+  for (const SpanCut& c : span_cuts_) wake = std::min(wake, c.wake);
+  return wake;
+}
+
 void Fa3Sampler::on_event(std::uint32_t tag, const Payload&, Cycle now) {
   if (tag == kDrainTag) {
     // Every WarpGroup still running sleeps and no request is in flight: the span replay runs. The
     // poll's period changes nothing (nothing reaches the L2 once all sleep and it is empty); the
     // first wake-up comes first in any case.
     if (span_cuts_.empty()) return;
-    Cycle wake = kNever;
-    for (const SpanCut& c : span_cuts_) wake = std::min(wake, c.wake);
-    if (replay_->quiescent(now) || now + kDrainPoll >= wake)
+    if (replay_->quiescent(now) || now + kDrainPoll >= first_wake())
       replay_span();
     else
       replay_->call_at(this, kDrainTag, now + kDrainPoll);

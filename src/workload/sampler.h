@@ -35,6 +35,7 @@ namespace simfa::workload {
 struct Fa3Plan;
 struct Tile;
 
+// The sample.* keys (their registry defaults; from_config sets every field).
 struct SampleParams {
   bool on = false;
   int window_blocks = 8;    // a window ends when the running CTAs completed this many blocks each
@@ -42,12 +43,12 @@ struct SampleParams {
   int min_windows = 4;      // steady-state windows before the first span
   int checks = 2;           // detail check points between spans
   int check_windows = 2;    // windows per check
-  int tail_blocks = 16;     // blocks at the end of every CTA that always run in detail
+  int tail_blocks = 128;    // blocks at the end of every CTA that always run in detail
   int min_skip_blocks = 16; // a span shorter than this (per CTA) is not worth taking
   double tolerance = 0.01;
   bool drift = true;          // spans follow each cluster's measured pace, within the tile-start burst
   bool first_reads = true;    // spans predict each cluster's blocks by who reads a K/V block first
-  bool replay_after_drain = false;  // the span replay waits for the pre-sleep traffic to reach the L2
+  bool replay_after_drain = true;   // the span replay waits for the pre-sleep traffic to reach the L2
   double drift_warning = 0.05;  // rise of L2 sectors per block over the detail periods that is reported
   double lock_window = 0;       // mem.lrc.window when the coalescer is on: offsets below it re-lock
   int sms = 0;                  // gpu.num_sms: CTA i runs on SM i when the grid fits (SM pairs share a coalescer)
@@ -172,6 +173,7 @@ class Fa3Sampler final : public EventTarget {
     std::int64_t ti, tp;
   };
   std::vector<SpanCut> held_cuts_;
+  Cycle first_wake() const;  // the earliest wake-up of the current span's cuts (kNever: none)
   // on_event's tags: a sleeping cluster's wake-up (held blocks), the span replay's drain poll.
   static constexpr std::uint32_t kWakeTag = 0, kDrainTag = 1;
   static constexpr Cycle kDrainPoll = 64;  // cycles between drain polls (method parameter: no effect)

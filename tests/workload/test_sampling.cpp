@@ -211,12 +211,13 @@ TEST(Sampling, ResponsesTakenAheadOfTimeChangeNoWindow) {
   EXPECT_LT(x.events, y.events);
 }
 
-// The same for a whole run where the DRAM's command clock is faster than the core clock (H800 PCIe:
-// HBM2e at 1,562.5 MHz, cores at 1,425 MHz power-limited), so that some core cycles hold two DRAM
-// edges, and a request accepted in one is visible at neither. A channel that skipped ahead across
+// Skip-idle against reference mode (as the test above) for a whole run where the DRAM's command
+// clock is faster than the core clock (H800 PCIe: HBM2e at 1,562.5 MHz, cores at 1,425 MHz
+// power-limited), so that some core cycles hold two DRAM edges, and a request accepted in one is
+// visible at neither. A channel that skipped ahead across
 // such an edge (a trial of session 22 that took the look at the edge after a command early) made
 // this run 21 cycles shorter than the reference; the DRAM-only tests did not see it.
-TEST(Sampling, SkipIdleMatchesTheReferenceWhereDramEdgesOutpaceTheCore) {
+TEST(EngineModes, SkipIdleMatchesTheReferenceWhereDramEdgesOutpaceTheCore) {
   const spec::AttentionShape s = shape(256, 256, 8, 4, 128);
   Config c = make_config("h800-pcie", {});
   apply_clock_model(c);  // as simfa run: the power-limited clock
