@@ -59,6 +59,16 @@ struct SampleParams {
   static SampleParams from_config(const Config& cfg);
 };
 
+// The windows [lo, hi) of a detail period's windows [from, to) that its per-block counter rates come
+// from (docs/sampling.md step 7). A tile boundary's traffic (the next Q, the finished O) reaches the
+// L2 for a few thousand cycles after the boundary's marks, so it spills into the window after the
+// one holding them: even inside a period, not at its edges. Left out: the leading windows that follow
+// a window with tile starts (`tiles_before[w] > 0`, whether that window was kept or dropped) and the
+// trailing windows with tile starts (`tiles[w] > 0`); all of [from, to) when that leaves none.
+std::pair<std::size_t, std::size_t> rate_windows(const std::vector<double>& tiles,
+                                                 const std::vector<double>& tiles_before, std::size_t from,
+                                                 std::size_t to);
+
 // A fast-forward: sleep `sleep` cycles, then continue at position `pos` of the CTA's tile `tile`.
 struct Cut {
   bool cut = false;
@@ -94,6 +104,7 @@ class Fa3Sampler final : public EventTarget {
  private:
   struct Window {
     double cta_cycles = 0, blocks = 0, tiles = 0;
+    double tiles_before = 0;  // tile starts in the window closed just before it, kept or dropped
     double kinds[2] = {0, 0};  // its measured blocks by ReadKind (sample.first_reads)
     // Block marks measured in the window (track_block): interior blocks (count, cycles) and tile
     // boundaries (count, cycles, blocks they cover).
@@ -210,6 +221,7 @@ class Fa3Sampler final : public EventTarget {
   bool open_ = false;
   Cycle win_start_ = 0, last_t_ = 0;
   double win_cta_cycles_ = 0, win_blocks_ = 0, win_tiles_ = 0;
+  double last_win_tiles_ = 0;  // tile starts of the window closed last
   std::vector<std::uint64_t> win_counters_;
   int discard_ = 0;
   std::vector<Window> windows_;  // valid steady-state windows

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api/run.h"
@@ -15,6 +16,7 @@
 #include "workload/emitter.h"
 #include "workload/fa3_kernel.h"
 #include "workload/fa3_source.h"
+#include "workload/sampler.h"
 #include "workload_test_util.h"
 
 namespace simfa::workload {
@@ -151,6 +153,24 @@ INSTANTIATE_TEST_SUITE_P(
 // `simfa run --clock-mhz 1830` clocks it: when the resumed tile's prologue cancelled one skipped
 // tile start (until session 15) it came out 2.7% fast (the development set's run, 132 CTAs at a
 // fixed 1830 MHz: 2.5%); now within 1.5%.
+// A detail period's rates leave out the windows at its edges that a tile boundary's traffic spills
+// into (docs/sampling.md step 7): hand-made windows, 132 CTAs crossing a boundary together.
+TEST(Sampling, PeriodRatesLeaveOutTheEdgesATileBoundarySpillsInto) {
+  // Window 0 follows a window with tile starts (a dropped one after a wake-up), window 2 holds a tile
+  // boundary and window 3 takes its spill, both inside; window 4 holds tile starts whose spill falls
+  // after the period.
+  const std::vector<double> tiles = {0, 0, 132, 0, 45}, before = {132, 0, 0, 132, 0};
+  EXPECT_EQ(rate_windows(tiles, before, 0, 5), std::make_pair(std::size_t{1}, std::size_t{4}));
+  EXPECT_EQ(rate_windows(tiles, before, 1, 99), std::make_pair(std::size_t{1}, std::size_t{4}));  // to clamped
+  EXPECT_EQ(rate_windows(tiles, before, 2, 4), std::make_pair(std::size_t{2}, std::size_t{4}));
+  // Nothing left (each window follows a boundary or holds one): the whole period.
+  EXPECT_EQ(rate_windows(tiles, before, 3, 5), std::make_pair(std::size_t{3}, std::size_t{5}));
+  EXPECT_EQ(rate_windows({45, 0}, {87, 45}, 0, 2), std::make_pair(std::size_t{0}, std::size_t{2}));
+  // No tile start anywhere near: every window.
+  EXPECT_EQ(rate_windows({0, 0, 0}, {0, 0, 0}, 0, 3), std::make_pair(std::size_t{0}, std::size_t{3}));
+  EXPECT_EQ(rate_windows({}, {}, 0, 0), std::make_pair(std::size_t{0}, std::size_t{0}));
+}
+
 TEST(Sampling, SpansChargeEveryTileStartTheySkip) {
   const spec::AttentionShape s = shape(4096, 4096, 8, 1, 256, false, 4);
   auto config = [](const char* mode) {
