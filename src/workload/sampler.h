@@ -61,10 +61,11 @@ struct SampleParams {
 
 // The windows [lo, hi) of a detail period's windows [from, to) that its per-block counter rates come
 // from (docs/sampling.md step 7). A tile boundary's traffic (the next Q, the finished O) reaches the
-// L2 for a few thousand cycles after the boundary's marks, so it spills into the window after the
-// one holding them: even inside a period, not at its edges. Left out: the leading windows that follow
-// a window with tile starts (`tiles_before[w] > 0`, whether that window was kept or dropped) and the
-// trailing windows with tile starts (`tiles[w] > 0`); all of [from, to) when that leaves none.
+// L2 for a few thousand cycles after the boundary's marks, so part of it lands in the window after
+// the one holding them. Inside a period that evens out; at its edges it does not. Left out: the
+// leading windows that follow a window with tile starts (`tiles_before[w] > 0`, whether that window
+// was kept or dropped) and the trailing windows with tile starts (`tiles[w] > 0`); all of
+// [from, to) when that leaves none.
 std::pair<std::size_t, std::size_t> rate_windows(const std::vector<double>& tiles,
                                                  const std::vector<double>& tiles_before, std::size_t from,
                                                  std::size_t to);
