@@ -148,7 +148,7 @@ bool TmaEngine::on_response(const mem::MemReq& r, Cycle now) {
 void TmaEngine::apply_deferred(Cycle now) {
   while (!deferred_.empty() && deferred_.front().at <= now) {
     const Deferred d = deferred_.front();
-    deferred_.pop_front();
+    deferred_.pop();
     TmaOp& op = ops_[d.tag];
     --op.deferred;
     count_answer(op, d.sectors);

@@ -15,6 +15,8 @@ class RingQueue {
   std::size_t size() const { return size_; }
   T& front() { return buf_[head_]; }
   const T& front() const { return buf_[head_]; }
+  T& back() { return buf_[(head_ + size_ - 1) & mask_]; }
+  const T& back() const { return buf_[(head_ + size_ - 1) & mask_]; }
   void push(const T& v) {
     if (size_ > mask_) grow();
     buf_[(head_ + size_) & mask_] = v;

@@ -27,7 +27,7 @@ HbmDram::HbmDram(const DramParams& p, Engine& engine, DramClient* client)
 }
 
 bool HbmDram::try_enqueue(const DramReq& r, Cycle now) {
-  const DramCoord c = map_.map(r.line);
+  const DramCoord c = coord(r.line);
   if (!channels_[c.channel]->try_enqueue(r, c, seq_, now)) return false;
   ++seq_;
   return true;

@@ -23,7 +23,7 @@ class HbmDram final : public Dram {
   std::uint64_t in_flight() const override;
   double peak_bytes_per_core_cycle() const override;
   Cycle unloaded_read_latency() const override;
-  std::uint32_t channel_of(Addr line) const override { return map_.map(line).channel; }
+  std::uint32_t channel_of(Addr line) const override { return coord(line).channel; }
   std::uint32_t num_channels() const override { return p_.channels; }
   void discount_warm_writes() override;
   void quiet_until(Cycle t) override {
@@ -47,6 +47,17 @@ class HbmDram final : public Dram {
   Engine& engine_;
   std::vector<std::unique_ptr<Channel>> channels_;
   std::uint64_t seq_ = 0;
+  // The last line mapped: the L2 side asks channel_of() and then try_enqueue() for the same line,
+  // so the second lookup is a compare (the mapping's divisions are 1% of a DRAM-heavy run).
+  const DramCoord& coord(Addr line) const {
+    if (line != last_line_) {
+      last_coord_ = map_.map(line);
+      last_line_ = line;
+    }
+    return last_coord_;
+  }
+  mutable Addr last_line_ = ~Addr{0};
+  mutable DramCoord last_coord_;
 };
 
 }  // namespace simfa::mem
