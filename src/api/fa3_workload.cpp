@@ -1,5 +1,6 @@
 #include "api/fa3_workload.h"
 
+#include <algorithm>
 #include <exception>
 
 #include <fmt/format.h>
@@ -74,8 +75,14 @@ std::string fa3_split_warning(const Config& cfg, const workload::Fa3Kernel& k, i
 }
 
 double fa3_nominal_flops(const spec::AttentionShape& s) {
-  const double f = 4.0 * s.batch * s.heads_q() * double(s.seqlen_q) * double(s.seqlen_kv) * s.head_dim;
-  return s.causal ? f / 2 : f;
+  const double per_pair = 4.0 * s.batch * s.heads_q() * s.head_dim;
+  const double L = double(s.seqlen_q), S = double(s.seqlen_kv);
+  if (!s.causal) return per_pair * L * S;
+  // Bottom-right aligned: query row i sees keys j <= i + S - L. The rows that see a key, min(L, S)
+  // of them, see S - L' + 1 ... S keys; counted with the diagonal at half (FA3's "halved when
+  // causal" for L = S), that is L' (2S - L') / 2 pairs. Rows before the first key (L > S) do no work.
+  const double rows = std::min(L, S);
+  return per_pair * rows * (2.0 * S - rows) / 2.0;
 }
 
 std::string fa3_kernel_line(const workload::Fa3Kernel& k) {

@@ -35,7 +35,9 @@ inline constexpr WorkloadKey kFa3Keys[] = {
 spec::AttentionShape fa3_shape(const WorkloadArgs& args);
 std::unique_ptr<Workload> make_fa3_workload(const WorkloadArgs& args, const Config& cfg);
 
-// FLOPs in FA3's own benchmark convention: 4·B·H·L·S·D, halved when causal.
+// FLOPs in FA3's own benchmark convention: 4·B·H·L·S·D, halved when causal with L = S. Causal in
+// general (bottom-right aligned): 4·B·H·D·L'(2S - L')/2 with L' = min(L, S), the unmasked pairs
+// with the diagonal counted half, so that L != S never reports more work than the mask leaves.
 double fa3_nominal_flops(const spec::AttentionShape& s);
 // One-line descriptions: "B 1 x H_KV 8 x G 16, L 6144, S 6144, D 128, fp16" and the kernel's
 // name, tiles, WarpGroups, stages, cluster, grid, scheduler and pipelining options.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api/fa3_workload.h"
 #include "api/run.h"
 #include "workload/fa3_source.h"
 #include "workload/tile_scheduler.h"
@@ -91,3 +92,36 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace simfa::workload
+
+namespace simfa {
+namespace {
+
+// The report's TFLOPS (api/fa3_workload.h, fa3_nominal_flops) under a bottom-right aligned causal
+// mask: query row i (of L) sees keys j <= i + S - L. Hand counts on small shapes, and the bound
+// that matters: never more than the unmasked pairs (a prefill with L > S had reported 186% of the
+// tensor peak when the count was half of L x S for every causal shape).
+TEST(Causal, NominalFlopsCountTheRowsThatSeeKeys) {
+  auto flops = [](std::int64_t L, std::int64_t S, bool causal) {
+    spec::AttentionShape s;
+    s.batch = 2, s.seqlen_q = L, s.seqlen_kv = S, s.heads_kv = 3, s.group = 1, s.head_dim = 64;
+    s.causal = causal;
+    return fa3_nominal_flops(s) / (4.0 * 2 * 3 * 64);  // in score elements
+  };
+  EXPECT_DOUBLE_EQ(flops(8, 8, false), 64);
+  EXPECT_DOUBLE_EQ(flops(8, 8, true), 32);       // L = S: half, FA3's benchmark convention
+  EXPECT_DOUBLE_EQ(flops(4, 16, true), 56);      // L < S: 4 rows x (12 + 16) / 2 keys
+  EXPECT_DOUBLE_EQ(flops(16, 4, true), 8);       // L > S: only the last 4 rows see keys, 4 x 4 / 2
+  EXPECT_DOUBLE_EQ(flops(16, 4, false), 64);
+  for (std::int64_t L : {1, 3, 64, 100, 4096})
+    for (std::int64_t S : {1, 7, 64, 1024}) {
+      double unmasked = 0;
+      for (std::int64_t i = 0; i < L; ++i) unmasked += double(std::clamp<std::int64_t>(i + S - L + 1, 0, S));
+      const double f = flops(L, S, true);
+      EXPECT_LE(f, unmasked) << "L " << L << " S " << S;
+      // The diagonal counted half: short of the unmasked pairs by half a key per row that sees one.
+      EXPECT_DOUBLE_EQ(unmasked - f, double(std::min(L, S)) / 2) << "L " << L << " S " << S;
+    }
+}
+
+}  // namespace
+}  // namespace simfa
