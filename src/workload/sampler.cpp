@@ -1324,7 +1324,7 @@ trace::SamplingReport Fa3Sampler::report() const {
       r.warning = fmt::format(
           "the L2 sectors a KV block requests rose {:.0f}% from the first detail period to the last, the "
           "sign of CTAs that share K/V drifting apart, which fast-forward spans follow {}: the sampled "
-          "L2 request bytes and MSHR merges may then be off by several percent, most often the bytes low "
+          "L2 request bytes and MSHR merges may then be off by several percent or more, either way "
           "(docs/sampling.md, step 9 and \"Limits\"); sample.mode=off simulates every block",
           100 * rise, p_.drift ? "only in part (sample.drift)" : "not at all (sample.drift=false)");
   }
