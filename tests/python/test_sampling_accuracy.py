@@ -19,6 +19,10 @@ def test_bad_arguments_are_named():
     assert p.returncode != 0 and "--only: shape 99 is not in 1..16" in p.stderr
     p = accuracy("--holdout", "--only", "11")
     assert p.returncode != 0 and "--only: shape 11 is not in 1..10" in p.stderr
+    p = accuracy("--gqa-causal", "--only", "6")
+    assert p.returncode != 0 and "--only: shape 6 is not in 1..5" in p.stderr
+    p = accuracy("--holdout", "--gqa-causal")
+    assert p.returncode != 0 and "not allowed with argument --holdout" in p.stderr
     p = accuracy("--only", "a,b")
     assert p.returncode != 0 and "--only 'a,b': expected comma-separated shape numbers" in p.stderr
     p = accuracy("--sample-set", "sample.checks")
