@@ -147,12 +147,6 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"D128_causal_dynamic", shape(8192, 8192, 8, 1, 128, true), {}}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
-// A span charges every tile start it skips, at the cost the block marks measured around tile
-// boundaries, and takes the measured resume overhead off its sleep (docs/sampling.md step 4). The
-// development set's h100 D256 4K MHA (batch 4, original kernel), here on 32 CTAs and clocked as
-// `simfa run --clock-mhz 1830` clocks it: when the resumed tile's prologue cancelled one skipped
-// tile start (until session 15) it came out 2.7% fast (the development set's run, 132 CTAs at a
-// fixed 1830 MHz: 2.5%); now within 1.5%.
 // A detail period's rates leave out the windows at its edges that a tile boundary's traffic spills
 // into (docs/sampling.md step 7): hand-made windows, 132 CTAs crossing a boundary together.
 TEST(Sampling, PeriodRatesLeaveOutTheEdgesATileBoundarySpillsInto) {
@@ -171,6 +165,12 @@ TEST(Sampling, PeriodRatesLeaveOutTheEdgesATileBoundarySpillsInto) {
   EXPECT_EQ(rate_windows({}, {}, 0, 0), std::make_pair(std::size_t{0}, std::size_t{0}));
 }
 
+// A span charges every tile start it skips, at the cost the block marks measured around tile
+// boundaries, and takes the measured resume overhead off its sleep (docs/sampling.md step 4). The
+// development set's h100 D256 4K MHA (batch 4, original kernel), here on 32 CTAs and clocked as
+// `simfa run --clock-mhz 1830` clocks it: when the resumed tile's prologue cancelled one skipped
+// tile start (until session 15) it came out 2.7% fast (the development set's run, 132 CTAs at a
+// fixed 1830 MHz: 2.5%); now within 1.5%.
 TEST(Sampling, SpansChargeEveryTileStartTheySkip) {
   const spec::AttentionShape s = shape(4096, 4096, 8, 1, 256, false, 4);
   auto config = [](const char* mode) {
