@@ -182,12 +182,13 @@ void Hierarchy::invalidate_shadows(std::uint64_t line, std::uint32_t home) {
     if (part != hp) slices_[xbar_.mirror(home, part)]->drop_shadow(line);
 }
 
-void Hierarchy::dram_send(const DramReq& r, Cycle now) {
+bool Hierarchy::dram_send(const DramReq& r, Cycle now) {
   const std::uint32_t ch = dram_->channel_of(r.line);
   RingQueue<DramReq>& w = dram_wait_[ch];
-  if (w.empty() && dram_->try_enqueue(r, now)) return;
+  if (w.empty() && dram_->try_enqueue(r, now)) return true;
   ++dram_refusals_;
   w.push(r);
+  return false;
 }
 
 void Hierarchy::on_dram_response(const DramReq& r, Cycle now) {
@@ -208,7 +209,11 @@ void Hierarchy::on_dram_retry(std::uint32_t channel, Cycle now) {
   // that called has new room (the DRAM contract): offering every blocked channel's requests at
   // each retry, as before, was one refused try per blocked channel, 11% of a DRAM-bound run.
   RingQueue<DramReq>& w = dram_wait_[channel];
-  while (!w.empty() && dram_->try_enqueue(w.front(), now)) w.pop();
+  while (!w.empty() && dram_->try_enqueue(w.front(), now)) {
+    const DramReq& r = w.front();
+    if (r.write) slices_[r.tag >> 16]->writeback_accepted(now);  // the slice may go on
+    w.pop();
+  }
 }
 
 // flatten: delivery and the coalescer run once per line response; inlined into the handler.

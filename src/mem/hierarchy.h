@@ -102,7 +102,7 @@ class Hierarchy final : public MemorySystem,
   void forward(std::uint32_t txn, std::uint32_t slice, Cycle now) override;
   void credit_freed(std::uint32_t slice, Cycle now) override;
   void invalidate_shadows(std::uint64_t line, std::uint32_t home) override;
-  void dram_send(const DramReq& r, Cycle now) override;
+  bool dram_send(const DramReq& r, Cycle now) override;
 
   void deliver(const MemReq& r, Cycle now);
   void finish(const MemReq& r, Cycle now);

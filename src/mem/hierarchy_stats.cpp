@@ -62,7 +62,7 @@ void Hierarchy::register_stats(Stats& s) {
     double c = 0;
     for (const auto& sl : slices_) c += static_cast<double>(sl->mshr_stall_cycles(engine_.now()));
     return c;
-  }, "slice-cycles", "cycles slices spent stalled on a full MSHR pool (summed over slices)");
+  }, "slice-cycles", "cycles slices spent stalled on a full MSHR pool (fetches and write-backs waiting for DRAM room; summed over slices)");
   s.formula("gpu.l2.resp_stall_cycles", [this] {
     double c = 0;
     for (const auto& sl : slices_) c += static_cast<double>(sl->resp_stall_cycles(engine_.now()));

@@ -78,10 +78,10 @@ bool L2Slice::idle() const {
     resp_stall_.set(now, false);
     RingQueue<LaneEntry>& q = lanes_[lane];
     const std::uint32_t t = q.front().txn;
-    if (mshr_.full() && would_block(t)) {
+    if (pool_full() && would_block(t)) {
       blocked_ = true;
       mshr_stall_.set(now, true);
-      return kNever;  // fill() wakes the slice when an entry frees
+      return kNever;  // fill() or writeback_accepted() wakes the slice when an entry frees
     }
     mshr_stall_.set(now, false);
     q.pop();
@@ -102,8 +102,9 @@ bool L2Slice::idle() const {
 
 bool L2Slice::would_block(std::uint32_t t) const {
   const Txn& x = txns_[t];
-  if (x.write || x.route == Route::Probe || !mshr_.full()) return false;
+  if (x.route == Route::Probe || !pool_full()) return false;
   const std::int32_t idx = tags_.find(x.line);
+  if (x.write) return idx == TagArray::kMiss && mshr_.find(x.line) == MshrTable::kNone;  // allocates
   if (idx != TagArray::kMiss && (tags_.valid(idx) & x.sectors) == x.sectors) return false;
   return mshr_.find(x.line) == MshrTable::kNone;
 }
@@ -247,7 +248,8 @@ void L2Slice::evict(const TagArray::Victim& v, Cycle now) {
     c_.warm_writebacks += warm;
     c_.dram_write_sectors += popcount(v.dirty);
     if (cls) cls->write_sectors += popcount(v.dirty);
-    fabric_.dram_send({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty, warm}, now);
+    if (!fabric_.dram_send({v.line * line_bytes_, (id_ << 16) | kWritebackTag, true, v.dirty, warm}, now))
+      ++wb_waiting_;  // it holds an entry of the MSHR pool until writeback_accepted()
   }
 }
 

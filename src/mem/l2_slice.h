@@ -6,6 +6,10 @@
 // Contract: push() queues a transaction that arrives at cycle `arrive` and wakes the slice then.
 // The slice stalls (serves nothing) while its response queue is full or the request at the head
 // needs an MSHR and none is free (the paper's "request path stalls"); it never drops a request.
+// A write-back of a dirty line that waits for room in its DRAM channel holds an entry of the pool
+// until the channel takes it, and a request that allocates a line (a read miss, or a write to a
+// line the slice lacks, whose victim may be dirty) needs a free entry: so the L2 cannot take
+// writes faster than the DRAM writes back what they evict.
 // fill() is called when the DRAM data of an MSHR entry is back; it answers every waiter.
 #pragma once
 #include <cstdint>
@@ -66,6 +70,15 @@ class L2Slice final : public Component {
   // set of the lookup this slice will do first.
   void prefetch(Cycle now) override;
   void fill(std::uint32_t mshr, Cycle now);
+  // A write-back of this slice that waited for room in its DRAM channel was taken: its entry of
+  // the MSHR pool is free again.
+  void writeback_accepted(Cycle now) {
+    --wb_waiting_;
+    if (blocked_) {
+      blocked_ = false;
+      engine_.wake(this, now);
+    }
+  }
 
   // RemoteCopy: installs (or completes) a shadow copy of `line`; returns false when it already
   // held those sectors.
@@ -167,6 +180,9 @@ class L2Slice final : public Component {
   double resp_free_ = 0;
   RingQueue<Cycle> departs_;
   bool blocked_ = false;
+  // Write-backs waiting for room in their DRAM channel, each holding an entry of the MSHR pool.
+  std::uint32_t wb_waiting_ = 0;
+  bool pool_full() const { return mshr_.used() + wb_waiting_ >= mshr_.capacity(); }
   BusyTime mshr_stall_, resp_stall_;
   Cycle mshr_since_ = 0;
   SliceCounters c_;

@@ -81,7 +81,7 @@ void add_l2(ParamRegistry& r) {
          "Table 2 (req_q_size=32)", 1, 1e6));
   r.add(desc("mem.l2.resp_queue", ParamType::Int, "128", "responses", "response queue per slice",
          "Table 2 (resp_q_size=128)", 1, 1e6));
-  r.add(desc("mem.l2.mshrs", ParamType::Int, "256", "entries", "MSHR entries per slice",
+  r.add(desc("mem.l2.mshrs", ParamType::Int, "256", "entries", "MSHR entries per slice (fetches, and write-backs waiting for room in their DRAM channel)",
          "§4.3 and Fig. 4 (calibrated on tma_bandwidth.csv by the paper)", 1, 65534));
   r.add(desc("mem.l2.lookups_per_cycle", ParamType::Int, "1", "requests/cycle",
          "tag lookups one slice starts per cycle", "design choice (one tag pipeline per slice)",

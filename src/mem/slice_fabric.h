@@ -22,8 +22,10 @@ class SliceFabric {
   // A write reached the home slice of `line`: drop the shadow copies elsewhere.
   virtual void invalidate_shadows(std::uint64_t line, std::uint32_t home) = 0;
   // Hands a request to the DRAM. Never refused: while the request's DRAM channel is full it waits,
-  // in order, in the fabric's queue for that channel.
-  virtual void dram_send(const DramReq& r, Cycle now) = 0;
+  // in order, in the fabric's queue for that channel. Returns whether the channel took it now;
+  // for a write-back that waits, the fabric calls the slice's writeback_accepted() when the
+  // channel takes it.
+  virtual bool dram_send(const DramReq& r, Cycle now) = 0;
 };
 
 }  // namespace simfa::mem

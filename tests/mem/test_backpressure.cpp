@@ -91,6 +91,35 @@ TEST(Conservation, WrittenBytesAreWrittenBackOrStillDirty) {
   EXPECT_EQ(static_cast<double>(h.dram->write_bytes) + h.stat("gpu.l2.dirty_bytes"), static_cast<double>(written));
 }
 
+// The L2 cannot outrun the DRAM's writes: a stream of stores four times the L2's size evicts a
+// dirty line per store once the L2 is full, and a write-back that finds its DRAM channel full
+// holds an entry of its slice's MSHR pool until the channel takes it; a store that allocates a
+// line waits for a free entry. Hand-computed, with 4 entries per slice: 8192 whole-line stores
+// into a 2048-line L2 write back at least 8192 - 2048 = 6144 lines, and at most 8 x 4 = 32 of
+// them can wait in the slices; the fake DRAM's 8 channels of 2 slots, each held 200 cycles, take
+// at most 16 writes per 200 cycles, so the stores cannot all be answered before cycle
+// (6144 - 32 - 16) / 16 x 200 = 76,000. Without the entries the slices took the stores at their
+// own rate (2 per SM per cycle) and the write-backs queued in the fabric by the thousand (a
+// full-detail run of an FA3 kernel with L > S ended with 98 MB of them queued, uncounted).
+TEST(Conservation, WriteBacksHoldTheL2ToTheDramsWriteRate) {
+  auto p = small_params();
+  p.l2.mshrs = 4;
+  Harness h(p, 4, 200, /*dram_queue=*/2);
+  const double l2_lines = 256 * 1024 / 128, stores = 4 * 2048;
+  for (std::uint16_t s = 0; s < 4; ++s)
+    for (std::uint64_t i = 0; i < 2048; ++i) h.sms[s]->add((s * 2048 + i) * 128, ReqKind::TmaStore);
+  ASSERT_TRUE(h.run());
+  const double writebacks = h.stat("gpu.l2.writebacks");
+  EXPECT_GE(writebacks, stores - l2_lines);
+  // Accepted by the DRAM, or waiting in an MSHR entry: at most 4 per slice.
+  EXPECT_LE(writebacks - static_cast<double>(h.dram->writes), 8 * 4.0);
+  EXPECT_GE(static_cast<double>(h.engine.now()), (stores - l2_lines - 32 - 16) / 16 * 200);
+  EXPECT_GT(h.stat("gpu.l2.mshr_stall_cycles"), 0);
+  // Every written byte is written back or still dirty once the posted write-backs are done.
+  EXPECT_TRUE(h.engine.run([&] { return h.dram->in_flight() == 0 && h.stat("gpu.l2.writebacks") == h.dram->writes; }));
+  EXPECT_EQ(static_cast<double>(h.dram->write_bytes) + h.stat("gpu.l2.dirty_bytes"), stores * 128.0);
+}
+
 struct Log {
   std::vector<std::pair<std::uint32_t, Cycle>> responses;
   std::string stats;
