@@ -440,6 +440,7 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
   const bool dynamic = claims_tiles(k.scheduler);
   void (*const epilogue)(const ConsumerCtx&, const Tile&) =
       k.paper_recipe ? epilogue_paper : k.o_from_registers ? epilogue_registers : epilogue_fa3;
+  const bool zero_store = epilogue == epilogue_fa3 && x.current;
 
   // mma_init: the first WG gets the first turn (current: it arrives on its own barrier; the
   // original: the last WG arrives on the first WG's barrier). QueryEmpty's initial arrive is the
@@ -476,6 +477,11 @@ StepGen consumer_program(std::shared_ptr<const Fa3Plan> plan, std::uint32_t cta,
     if (N > 0) {
       epilogue(x, t);
       ++work;
+    } else if (zero_store && x.last()) {
+      // An empty tile (a causal mask with L > S leaves the first rows no key): current FA3 writes
+      // its O as zeros from registers (fa3-kernel.md §6.1, store_zero), no barrier_O, no smem.
+      // The trace stores it as the epilogue does, one TMA store of the tile: the same bytes.
+      e.store_o(o, t, 0);
     }
     co_yield 0;
   }

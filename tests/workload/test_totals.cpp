@@ -2,6 +2,8 @@
 // Eq. 1 and bytes moved by TMA (the L2 demand) = Eq. 2, up to the documented tile rounding.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "workload/fa3_source.h"
 #include "workload/tally.h"
 #include "workload_test_util.h"
@@ -56,6 +58,24 @@ TEST(Totals, CausalFlopsCountTheVisitedBlocks) {
   EXPECT_EQ(double(t.wgmma_flops), expect);
   EXPECT_LT(double(t.wgmma_flops), eq1(s));
   EXPECT_GT(double(t.wgmma_flops), 0.5 * eq1(s));
+}
+
+TEST(Totals, CausalWithMoreQueriesThanKeysStoresZerosForTheEmptyTiles) {
+  // L 1024, S 256, bottom-right aligned: rows 0-767 see no key, so M-blocks 0-5 are empty. Current
+  // FA3 still writes their O (zeros; fa3-kernel.md §6.1) and loads nothing for them: the stores
+  // are all of O, the loads Q and K/V of the two M-blocks that see keys (M-block 6: block 0 of
+  // K and V; M-block 7: blocks 0 and 1).
+  const auto s = shape(1024, 256, 2, 2, 128, true);
+  const double tile = 128.0 * 128 * 2;  // one 128 x 128 FP16 tile, bytes
+  for (const char* v : {"fa3.version=current", "fa3.version=original"}) {
+    Fa3Source src(s, config({v}), 8);
+    const TraceTally t = tally(src);
+    const double heads = double(s.heads_q());
+    EXPECT_EQ(double(t.tma_load_bytes), heads * (2 * tile + 2 * 3 * tile)) << v;
+    // The original (7f67966c) is not known to store zeros: only the two M-blocks with keys.
+    const double stored = std::string(v) == "fa3.version=current" ? 8 : 2;
+    EXPECT_EQ(double(t.tma_store_bytes), heads * stored * tile) << v;
+  }
 }
 
 TEST(Totals, PaperRecipeMovesTheSameBytesAndFlops) {
