@@ -56,7 +56,7 @@ void register_workload_params(ParamRegistry& r) {
          "waits for DRAM, one that reads it later hits the L2 and catches up, and they lock in step)",
          0, 0, {}});
   r.add({"sample.drift_warning", T::Float, "0.05", "fraction",
-         "the report warns that L2 request bytes (most often low) and MSHR merges may be off, when the L2 "
+         "the report warns that L2 request bytes and MSHR merges may be off by several percent or more, either way, when the L2 "
          "sectors a KV block requests rise by more than this fraction from the first detail period to the "
          "last (the CTAs drift apart, which fast-forward spans follow only in part: sample.drift)",
          "docs/sampling.md step 9 (method parameter: on the accuracy and holdout sets the rise is 29-98% "
