@@ -45,19 +45,19 @@ void Hierarchy::register_stats(Stats& s) {
             "bytes plus this are the bytes written, each line once per write-back); a sampled run's "
             "from its counted sets, scaled as its DRAM bytes");
   s.counter("gpu.l2.dram_refusals", &dram_refusals_, "requests",
-            "DRAM requests that found their channel queue full and waited");
+            "DRAM requests that waited: their channel's queue was full, or earlier requests to that channel were waiting");
   s.formula("gpu.l2.mshr_peak", [this] {
     std::uint64_t m = 0;
     for (const auto& sl : slices_) m = std::max(m, sl->counters().mshr_peak);
     return static_cast<double>(m);
-  }, "entries", "largest MSHR occupancy of any slice");
+  }, "entries", "largest MSHR occupancy of any slice (fetches; not the write-backs waiting for DRAM room)");
   s.formula("gpu.l2.mshr_occupancy_avg", [this] {
     const Cycle now = engine_.now();
     if (now == 0) return 0.0;
     double a = 0;
     for (const auto& sl : slices_) a += static_cast<double>(sl->mshr_area(now));
     return a / (static_cast<double>(now) * static_cast<double>(slices_.size()));
-  }, "entries", "time-averaged MSHR occupancy per slice");
+  }, "entries", "time-averaged MSHR occupancy per slice (fetches; not the write-backs waiting for DRAM room)");
   s.formula("gpu.l2.mshr_stall_cycles", [this] {
     double c = 0;
     for (const auto& sl : slices_) c += static_cast<double>(sl->mshr_stall_cycles(engine_.now()));
