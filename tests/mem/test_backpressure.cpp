@@ -98,7 +98,7 @@ TEST(Conservation, WrittenBytesAreWrittenBackOrStillDirty) {
 // into a 2048-line L2 write back at least 8192 - 2048 = 6144 lines, and at most 8 x 4 = 32 of
 // them can wait in the slices; the fake DRAM's 8 channels of 2 slots, each held 200 cycles, take
 // at most 16 writes per 200 cycles, so the stores cannot all be answered before cycle
-// (6144 - 32 - 16) / 16 x 200 = 76,000. Without the entries the slices took the stores at their
+// (6144 - 32 - 16) / 16 x 200 = 76,200. Without the entries the slices took the stores at their
 // own rate (2 per SM per cycle) and the write-backs queued in the fabric by the thousand (a
 // full-detail run of an FA3 kernel with L > S ended with 98 MB of them queued, uncounted).
 TEST(Conservation, WriteBacksHoldTheL2ToTheDramsWriteRate) {
