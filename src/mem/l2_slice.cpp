@@ -231,10 +231,7 @@ void L2Slice::serve(std::uint32_t t, Cycle ready, Cycle now, bool from_dram) {
   }
   account_mshr(now);
   mshr_.release(e);
-  if (blocked_) {
-    blocked_ = false;
-    engine_.wake(this, now);
-  }
+  entry_freed(now);
 }
 
 void L2Slice::evict(const TagArray::Victim& v, Cycle now) {

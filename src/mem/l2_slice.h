@@ -74,10 +74,7 @@ class L2Slice final : public Component {
   // the MSHR pool is free again.
   void writeback_accepted(Cycle now) {
     --wb_waiting_;
-    if (blocked_) {
-      blocked_ = false;
-      engine_.wake(this, now);
-    }
+    entry_freed(now);
   }
 
   // RemoteCopy: installs (or completes) a shadow copy of `line`; returns false when it already
@@ -183,6 +180,13 @@ class L2Slice final : public Component {
   // Write-backs waiting for room in their DRAM channel, each holding an entry of the MSHR pool.
   std::uint32_t wb_waiting_ = 0;
   bool pool_full() const { return mshr_.used() + wb_waiting_ >= mshr_.capacity(); }
+  // An entry of the pool freed (a fill, a write-back taken): a slice stalled on it goes on.
+  void entry_freed(Cycle now) {
+    if (blocked_) {
+      blocked_ = false;
+      engine_.wake(this, now);
+    }
+  }
   BusyTime mshr_stall_, resp_stall_;
   Cycle mshr_since_ = 0;
   SliceCounters c_;

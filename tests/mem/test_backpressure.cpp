@@ -104,16 +104,19 @@ TEST(Conservation, WrittenBytesAreWrittenBackOrStillDirty) {
 TEST(Conservation, WriteBacksHoldTheL2ToTheDramsWriteRate) {
   auto p = small_params();
   p.l2.mshrs = 4;
-  Harness h(p, 4, 200, /*dram_queue=*/2);
-  const double l2_lines = 256 * 1024 / 128, stores = 4 * 2048;
+  const Cycle dram_latency = 200;
+  const std::uint32_t dram_queue = 2, dram_channels = 8;  // the fake DRAM's channels (harness.h)
+  Harness h(p, 4, dram_latency, dram_queue);
+  const double l2_lines = double(p.l2.size) / 128, stores = 4 * 2048;
+  const double slots = dram_channels * dram_queue, pool = double(p.l2.slices * p.l2.mshrs);
   for (std::uint16_t s = 0; s < 4; ++s)
     for (std::uint64_t i = 0; i < 2048; ++i) h.sms[s]->add((s * 2048 + i) * 128, ReqKind::TmaStore);
   ASSERT_TRUE(h.run());
   const double writebacks = h.stat("gpu.l2.writebacks");
   EXPECT_GE(writebacks, stores - l2_lines);
   // Accepted by the DRAM, or waiting in an MSHR entry: at most 4 per slice.
-  EXPECT_LE(writebacks - static_cast<double>(h.dram->writes), 8 * 4.0);
-  EXPECT_GE(static_cast<double>(h.engine.now()), (stores - l2_lines - 32 - 16) / 16 * 200);
+  EXPECT_LE(writebacks - static_cast<double>(h.dram->writes), pool);
+  EXPECT_GE(static_cast<double>(h.engine.now()), (stores - l2_lines - pool - slots) / slots * dram_latency);
   EXPECT_GT(h.stat("gpu.l2.mshr_stall_cycles"), 0);
   // Every written byte is written back or still dirty once the posted write-backs are done.
   EXPECT_TRUE(h.engine.run([&] { return h.dram->in_flight() == 0 && h.stat("gpu.l2.writebacks") == h.dram->writes; }));
